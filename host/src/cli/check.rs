@@ -1,0 +1,102 @@
+//! `hookhost check`: validate settings, load plugins, list hooks in execution order.
+
+use std::collections::HashSet;
+use std::process::ExitCode;
+
+use hookhost::config::{HookKind, Severity};
+use hookhost::runner::Runner;
+use hookhost::{HookEvent, HookSystem};
+
+use super::SettingsArgs;
+
+pub fn run(settings: &SettingsArgs) -> ExitCode {
+    // Load plugins even when hooks are disabled: checking them is the point.
+    let system = settings.builder().enable_hooks(true).build();
+    let configured = system.enabled_in_settings();
+    report(&system, configured)
+}
+
+fn report(system: &HookSystem, enabled: bool) -> ExitCode {
+    let mut errors = 0;
+    for d in system.diagnostics() {
+        if d.severity == Severity::Error {
+            errors += 1;
+        }
+        eprintln!("{d}");
+    }
+    println!(
+        "hooks are {} (tools.enableHooks)",
+        if enabled { "enabled" } else { "disabled" }
+    );
+    if system.sources().is_empty() {
+        println!("no settings files found");
+    }
+    for source in system.sources() {
+        println!("read {}", source.label);
+    }
+    for event in HookEvent::ALL {
+        let hooks: Vec<_> = system.hooks(event).collect();
+        if hooks.is_empty() {
+            continue;
+        }
+        println!("\n{event}:");
+        let mut seen = HashSet::new();
+        let mut n = 0;
+        for hook in hooks {
+            let duplicate = !seen.insert(hook.spec.dedup_key());
+            let matcher = if event.has_tool_name() {
+                format!("  matcher {}", hook.matcher.as_str())
+            } else {
+                String::new()
+            };
+            let marker = if duplicate {
+                "   -".to_owned()
+            } else {
+                n += 1;
+                format!("{n:4}")
+            };
+            println!(
+                "{marker}. {} [{}]{matcher}  timeout {} ms  from {} {}",
+                hook.spec.name,
+                hook.spec.type_name(),
+                hook.spec.timeout.as_millis(),
+                hook.source.label,
+                hook.location,
+            );
+            if duplicate {
+                println!("        duplicate of an earlier hook (same {}); not run", dedup_what(&hook.spec.kind));
+            }
+            if let Some(description) = &hook.spec.description {
+                println!("        {description}");
+            }
+            match (&hook.spec.kind, &hook.runner) {
+                (HookKind::Command { command }, _) => println!("        command: {command}"),
+                (HookKind::Plugin(p), runner) => {
+                    println!(
+                        "        path: {}  fuel {}  memoryLimit {} bytes  sha256 {}",
+                        p.path.display(),
+                        p.fuel,
+                        p.memory_limit,
+                        if p.sha256.is_some() { "pinned" } else { "not pinned" }
+                    );
+                    if let Runner::Broken(failure) = runner {
+                        println!("        NOT RUNNABLE: {failure}");
+                    }
+                }
+            }
+        }
+    }
+    if errors > 0 {
+        eprintln!("{errors} error(s)");
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn dedup_what(kind: &HookKind) -> &'static str {
+    match kind {
+        HookKind::Command { .. } => "command string",
+        HookKind::Plugin(_) => "plugin path and settings",
+    }
+}

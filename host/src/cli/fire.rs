@@ -1,0 +1,73 @@
+//! `hookhost fire EVENT`: one event from stdin, the aggregated result on stdout.
+
+use std::io::{Read, Write};
+use std::process::ExitCode;
+
+use anyhow::Context;
+use hookhost::HookEvent;
+use serde_json::{Map, Value};
+
+use super::SettingsArgs;
+
+pub fn run(event: HookEvent, settings: &SettingsArgs) -> ExitCode {
+    let input = match read_input() {
+        Ok(input) => input,
+        Err(e) => {
+            eprintln!("hookhost: {e:#}");
+            return ExitCode::from(1);
+        }
+    };
+    match fire(event, settings, input) {
+        Ok(blocked) => ExitCode::from(if blocked { 2 } else { 0 }),
+        Err(e) => {
+            // Infrastructure errors fail open (seeds/001 §9), like a failed hook.
+            eprintln!("hookhost: {e:#}");
+            println!(
+                "{}",
+                serde_json::json!({"success": false, "finalOutput": {}, "allOutputs": [],
+                    "errors": [format!("{e:#}")], "totalDuration": 0})
+            );
+            ExitCode::SUCCESS
+        }
+    }
+}
+
+fn read_input() -> anyhow::Result<Map<String, Value>> {
+    let mut text = String::new();
+    std::io::stdin()
+        .read_to_string(&mut text)
+        .context("cannot read the event from stdin")?;
+    if text.trim().is_empty() {
+        return Ok(Map::new());
+    }
+    match serde_json::from_str::<Value>(&text).context("stdin is not valid JSON")? {
+        Value::Object(map) => Ok(map),
+        _ => anyhow::bail!("stdin must be one JSON object with the event's fields"),
+    }
+}
+
+fn fire(event: HookEvent, settings: &SettingsArgs, input: Map<String, Value>) -> anyhow::Result<bool> {
+    let system = settings.builder().build();
+    let load_errors: Vec<String> = system
+        .diagnostics()
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.message.clone())
+        .collect();
+    for error in &load_errors {
+        eprintln!("hookhost: error: {error}");
+    }
+    let runtime = super::runtime()?;
+    let mut result = runtime.block_on(system.fire(event, input));
+    if !load_errors.is_empty() {
+        result.errors.splice(0..0, load_errors);
+    }
+    let mut stdout = std::io::stdout().lock();
+    serde_json::to_writer(&mut stdout, &result)?;
+    writeln!(stdout)?;
+    stdout.flush()?;
+    // Hooks may still hold the runtime's worker threads (e.g. a plugin past its
+    // deadline); do not wait for them.
+    runtime.shutdown_background();
+    Ok(result.is_blocked())
+}

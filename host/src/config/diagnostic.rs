@@ -1,0 +1,57 @@
+//! Problems found while loading settings, each naming where it was found.
+
+use std::fmt;
+
+/// How bad a problem is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    /// Something was ignored or guessed (e.g. an unknown key, an invalid regex used
+    /// as an exact name); the hook still runs.
+    Warning,
+    /// Something could not be loaded (a file, a group or a hook); it is skipped and
+    /// everything else still loads.
+    Error,
+}
+
+/// One problem, with a message that names file, event, group, hook and field.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// How bad it is.
+    pub severity: Severity,
+    /// The complete message, e.g.
+    /// `project settings .llxprt/settings.json: hooks.BeforeTool[0].hooks[1].timeout: expected a number of milliseconds, got "5s"`.
+    pub message: String,
+}
+
+impl Diagnostic {
+    /// An error.
+    pub fn error(message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Error,
+            message: message.into(),
+        }
+    }
+
+    /// A warning.
+    pub fn warning(message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Warning,
+            message: message.into(),
+        }
+    }
+
+    /// Whether this is an error.
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let level = match self.severity {
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        };
+        write!(f, "{level}: {}", self.message)
+    }
+}

@@ -1,0 +1,55 @@
+//! `$VAR`, `${VAR}`, `~` and `${extensionPath}` expansion for paths in settings.
+//!
+//! Command strings are *not* expanded here: they run under `sh -c` with the
+//! project-dir variables in the environment, so the shell expands `$VAR`, `${VAR}`
+//! and `~` itself and quoting keeps its meaning (`'$HOME'` stays literal, and a
+//! variable's value can never inject shell syntax).
+
+use std::borrow::Cow;
+use std::path::Path;
+
+/// The variables a settings file can refer to besides the process environment.
+#[derive(Debug, Clone)]
+pub struct ExpandVars<'a> {
+    /// The project directory, the value of the three project-dir variables.
+    pub project_dir: &'a Path,
+    /// The extension's directory, for `${extensionPath}`.
+    pub extension_dir: Option<&'a Path>,
+}
+
+/// The variables every hook sees whose value is the project dir (seeds/001 §7.6).
+pub const PROJECT_DIR_VARS: [&str; 3] =
+    ["LLXPRT_PROJECT_DIR", "GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"];
+
+impl ExpandVars<'_> {
+    /// Expands variables and a leading `~`; unknown variables stay as written.
+    pub fn expand<'s>(&self, input: &'s str) -> Cow<'s, str> {
+        let home = || dirs::home_dir().map(|h| h.to_string_lossy().into_owned());
+        shellexpand::full_with_context_no_errors(input, home, |name| self.lookup(name))
+    }
+
+    /// Replaces `${extensionPath}` (and `$extensionPath`) with the extension's dir.
+    pub fn expand_extension_path(&self, input: &str) -> String {
+        match self.extension_dir {
+            Some(dir) => {
+                let dir = dir.to_string_lossy();
+                input
+                    .replace("${extensionPath}", &dir)
+                    .replace("$extensionPath", &dir)
+            }
+            None => input.to_owned(),
+        }
+    }
+
+    fn lookup(&self, name: &str) -> Option<String> {
+        if PROJECT_DIR_VARS.contains(&name) {
+            return Some(self.project_dir.to_string_lossy().into_owned());
+        }
+        if name == "extensionPath" {
+            return self
+                .extension_dir
+                .map(|d| d.to_string_lossy().into_owned());
+        }
+        std::env::var(name).ok()
+    }
+}

@@ -1,0 +1,83 @@
+//! Settings: discovery, per-file validation, and layering by priority.
+//!
+//! Files are read once when a [`crate::HookSystem`] is built (seeds/001 §7.8). Every
+//! file contributes its hooks; the priority of a file (Project > User > System >
+//! Extensions, or the order of explicit files) orders hooks and decides which of two
+//! duplicates is kept. `tools.enableHooks` is taken from the highest-priority file
+//! that sets it and defaults to `false`.
+
+mod diagnostic;
+mod discover;
+mod expand;
+mod hook;
+mod source;
+mod validate;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+pub use diagnostic::{Diagnostic, Severity};
+pub use discover::{
+    DEFAULT_SYSTEM_SETTINGS, EXTENSION_MANIFESTS, SYSTEM_SETTINGS_ENV, discover, extensions_in,
+};
+pub use expand::{ExpandVars, PROJECT_DIR_VARS};
+pub use hook::{
+    DEFAULT_FUEL, DEFAULT_MEMORY_LIMIT, DEFAULT_TIMEOUT, FailurePolicy, HookKind, HookSpec,
+    PluginConfig, Preopen,
+};
+pub use source::{SettingsSource, SourceKind};
+pub use validate::{HookEntry, MAX_SETTINGS_BYTES, ParsedSettings, load_file, parse_settings};
+
+/// Where settings come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SettingsLocation {
+    /// Discover project, user and system settings and extensions.
+    Discover,
+    /// Exactly these files, first = highest priority.
+    Files(Vec<PathBuf>),
+}
+
+/// All settings, layered.
+#[derive(Debug, Default)]
+pub struct LoadedSettings {
+    /// `tools.enableHooks` after layering.
+    pub enabled: bool,
+    /// Every hook that loaded, highest-priority source first, file order within one.
+    pub entries: Vec<HookEntry>,
+    /// Every problem found, in source order.
+    pub diagnostics: Vec<Diagnostic>,
+    /// The files that were read, highest priority first.
+    pub sources: Vec<Arc<SettingsSource>>,
+}
+
+impl LoadedSettings {
+    /// Reads and layers the settings at `location` for the project at `project_dir`.
+    pub fn load(location: &SettingsLocation, project_dir: &Path) -> LoadedSettings {
+        let sources = match location {
+            SettingsLocation::Discover => discover(project_dir),
+            SettingsLocation::Files(files) => files
+                .iter()
+                .map(|f| SettingsSource::new(SourceKind::Explicit, f.clone(), project_dir))
+                .collect(),
+        };
+        let mut loaded = LoadedSettings::default();
+        let mut enabled = None;
+        for source in sources {
+            let source = Arc::new(source);
+            loaded.sources.push(Arc::clone(&source));
+            let parsed = load_file(source, project_dir);
+            if enabled.is_none() {
+                enabled = parsed.enable_hooks;
+            }
+            loaded.entries.extend(parsed.entries);
+            loaded.diagnostics.extend(parsed.diagnostics);
+        }
+        loaded.enabled = enabled.unwrap_or(false);
+        loaded
+    }
+
+    /// Whether any problem is an error.
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}

@@ -1,0 +1,96 @@
+//! Where a settings file came from: its scope, its priority, and the directory its
+//! relative paths resolve against.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// The scope of a settings file. Declaration order is priority order (seeds/001 §6.3:
+/// Project > User > System > Extensions); explicit `--settings` files rank by position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SourceKind {
+    /// A file given explicitly (`--settings`), ranked by its position.
+    Explicit,
+    /// `<project>/.llxprt/settings.json`.
+    Project,
+    /// `~/.llxprt/settings.json`.
+    User,
+    /// The system settings file (`LLXPRT_SYSTEM_SETTINGS_PATH` or
+    /// `/etc/llxprt-code/settings.json`).
+    System,
+    /// An extension's manifest; carries the extension's name.
+    Extension(String),
+}
+
+/// One settings file and how to read paths inside it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SettingsSource {
+    /// The scope of the file.
+    pub kind: SourceKind,
+    /// The file itself.
+    pub path: PathBuf,
+    /// Relative plugin paths resolve against this directory: the project dir for
+    /// project settings, the extension's dir for extensions, else the file's dir
+    /// (or its parent when the file sits in a `.llxprt`, `.gemini` or `.claude` dir).
+    pub base_dir: PathBuf,
+    /// How the file is named in messages, e.g. `project settings .llxprt/settings.json`.
+    pub label: String,
+}
+
+impl SettingsSource {
+    /// A source for `path` of the given kind; `project_dir` shortens labels.
+    pub fn new(kind: SourceKind, path: PathBuf, project_dir: &Path) -> SettingsSource {
+        let shown = path
+            .strip_prefix(project_dir)
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|_| path.clone());
+        let label = match &kind {
+            SourceKind::Explicit => format!("settings {}", shown.display()),
+            SourceKind::Project => format!("project settings {}", shown.display()),
+            SourceKind::User => format!("user settings {}", shown.display()),
+            SourceKind::System => format!("system settings {}", shown.display()),
+            SourceKind::Extension(name) => format!("extension {name} ({})", shown.display()),
+        };
+        let base_dir = base_dir_of(&kind, &path, project_dir);
+        SettingsSource {
+            kind,
+            path,
+            base_dir,
+            label,
+        }
+    }
+
+    /// A short name of the scope, as `hookhost check` shows it.
+    pub fn scope(&self) -> &str {
+        match &self.kind {
+            SourceKind::Explicit => "settings",
+            SourceKind::Project => "project",
+            SourceKind::User => "user",
+            SourceKind::System => "system",
+            SourceKind::Extension(_) => "extension",
+        }
+    }
+}
+
+fn base_dir_of(kind: &SourceKind, path: &Path, project_dir: &Path) -> PathBuf {
+    let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
+    match kind {
+        SourceKind::Project => project_dir.to_path_buf(),
+        SourceKind::Extension(_) => dir,
+        _ => {
+            let in_agent_dir = dir
+                .file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| matches!(n, ".llxprt" | ".gemini" | ".claude"));
+            match (in_agent_dir, dir.parent()) {
+                (true, Some(parent)) => parent.to_path_buf(),
+                _ => dir,
+            }
+        }
+    }
+}
+
+impl fmt::Display for SettingsSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.label)
+    }
+}

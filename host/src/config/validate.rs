@@ -1,0 +1,725 @@
+//! Reading one settings file into validated hook entries.
+//!
+//! Validation walks the JSON by hand instead of deriving `Deserialize`, so that every
+//! problem names its file, event, group, hook and field, and so that one bad hook is
+//! skipped while its neighbours still load.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+
+use super::diagnostic::Diagnostic;
+use super::expand::ExpandVars;
+use super::hook::{
+    DEFAULT_FUEL, DEFAULT_MEMORY_LIMIT, DEFAULT_TIMEOUT, FailurePolicy, HookKind, HookSpec,
+    PluginConfig, Preopen,
+};
+use super::source::{SettingsSource, SourceKind};
+use crate::event::HookEvent;
+use crate::planner::Matcher;
+
+/// Settings files larger than this are refused rather than parsed.
+pub const MAX_SETTINGS_BYTES: u64 = 16 * 1024 * 1024;
+
+/// One hook as it was configured: event, group settings, the hook, and its source.
+#[derive(Debug, Clone)]
+pub struct HookEntry {
+    /// The event the hook is registered for.
+    pub event: HookEvent,
+    /// The group's matcher, compiled.
+    pub matcher: Matcher,
+    /// The group's `sequential` flag.
+    pub sequential: bool,
+    /// The hook.
+    pub spec: HookSpec,
+    /// The file it came from.
+    pub source: Arc<SettingsSource>,
+    /// Where in the file, e.g. `hooks.BeforeTool[0].hooks[1]`.
+    pub location: String,
+}
+
+/// What one settings file contributed.
+#[derive(Debug, Default)]
+pub struct ParsedSettings {
+    /// `tools.enableHooks`, when the file sets it.
+    pub enable_hooks: Option<bool>,
+    /// The hooks that loaded, in file order.
+    pub entries: Vec<HookEntry>,
+    /// Everything that was wrong.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Reads and validates a settings file. Never fails: problems become diagnostics.
+pub fn load_file(source: Arc<SettingsSource>, project_dir: &Path) -> ParsedSettings {
+    match read_text(&source.path) {
+        Ok(text) => parse_settings(&text, source, project_dir),
+        Err(problem) => ParsedSettings {
+            diagnostics: vec![Diagnostic::error(format!("{source}: {problem}"))],
+            ..ParsedSettings::default()
+        },
+    }
+}
+
+fn read_text(path: &Path) -> Result<String, String> {
+    // Check the type first: reading a FIFO or a device would block or never end.
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read: {e}"))?;
+    if !meta.is_file() {
+        return Err("not a regular file".to_owned());
+    }
+    if meta.len() > MAX_SETTINGS_BYTES {
+        return Err(format!(
+            "file is {} bytes, larger than the {MAX_SETTINGS_BYTES}-byte limit",
+            meta.len()
+        ));
+    }
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read: {e}"))?;
+    String::from_utf8(bytes).map_err(|e| format!("not UTF-8: {e}"))
+}
+
+/// Validates the text of a settings file.
+pub fn parse_settings(
+    text: &str,
+    source: Arc<SettingsSource>,
+    project_dir: &Path,
+) -> ParsedSettings {
+    let mut parsed = ParsedSettings::default();
+    if text.trim().is_empty() {
+        // An empty file is an empty configuration, as editors leave it.
+        return parsed;
+    }
+    let root = match serde_json::from_str::<Value>(text) {
+        Ok(Value::Object(root)) => root,
+        Ok(other) => {
+            parsed.diagnostics.push(Diagnostic::error(format!(
+                "{source}: expected a JSON object at the top level, got {}",
+                kind_of(&other)
+            )));
+            return parsed;
+        }
+        Err(e) => {
+            parsed.diagnostics.push(Diagnostic::error(format!(
+                "{source}: not valid JSON: {e}"
+            )));
+            return parsed;
+        }
+    };
+    let extension_dir = match source.kind {
+        SourceKind::Extension(_) => source.path.parent(),
+        _ => None,
+    };
+    let mut walker = Walker {
+        source: &source,
+        vars: ExpandVars {
+            project_dir,
+            extension_dir,
+        },
+        diagnostics: Vec::new(),
+    };
+    parsed.enable_hooks = walker.enable_hooks(&root);
+    if let Some(hooks) = root.get("hooks") {
+        parsed.entries = walker.hooks(hooks);
+    }
+    parsed.diagnostics = walker.diagnostics;
+    parsed
+}
+
+struct Walker<'a> {
+    source: &'a Arc<SettingsSource>,
+    vars: ExpandVars<'a>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+/// The keys a hook entry may carry, for the unknown-key warning.
+const COMMON_KEYS: [&str; 5] = ["type", "timeout", "name", "description", "failurePolicy"];
+const COMMAND_KEYS: [&str; 1] = ["command"];
+const PLUGIN_KEYS: [&str; 7] = [
+    "path",
+    "sha256",
+    "fuel",
+    "memoryLimit",
+    "env",
+    "preopens",
+    "args",
+];
+
+impl Walker<'_> {
+    fn error(&mut self, at: &str, problem: impl std::fmt::Display) {
+        let source = self.source;
+        self.diagnostics
+            .push(Diagnostic::error(format!("{source}: {at}: {problem}")));
+    }
+
+    fn warning(&mut self, at: &str, problem: impl std::fmt::Display) {
+        let source = self.source;
+        self.diagnostics
+            .push(Diagnostic::warning(format!("{source}: {at}: {problem}")));
+    }
+
+    fn enable_hooks(&mut self, root: &Map<String, Value>) -> Option<bool> {
+        match root.get("tools")? {
+            Value::Object(tools) => match tools.get("enableHooks")? {
+                Value::Bool(b) => Some(*b),
+                other => {
+                    self.error(
+                        "tools.enableHooks",
+                        format!("expected true or false, got {}", show(other)),
+                    );
+                    None
+                }
+            },
+            other => {
+                self.error("tools", format!("expected an object, got {}", show(other)));
+                None
+            }
+        }
+    }
+
+    fn hooks(&mut self, hooks: &Value) -> Vec<HookEntry> {
+        let Value::Object(events) = hooks else {
+            self.error(
+                "hooks",
+                format!("expected an object of events, got {}", show(hooks)),
+            );
+            return Vec::new();
+        };
+        let mut entries = Vec::new();
+        for (name, groups) in events {
+            let at = format!("hooks.{name}");
+            let event = match name.parse::<HookEvent>() {
+                Ok(event) => event,
+                Err(e) => {
+                    self.error(&at, format!("{e}; its hooks are skipped"));
+                    continue;
+                }
+            };
+            let Value::Array(groups) = groups else {
+                self.error(
+                    &at,
+                    format!("expected an array of hook groups, got {}", show(groups)),
+                );
+                continue;
+            };
+            for (g, group) in groups.iter().enumerate() {
+                self.group(event, &format!("{at}[{g}]"), group, &mut entries);
+            }
+        }
+        entries
+    }
+
+    fn group(&mut self, event: HookEvent, at: &str, group: &Value, out: &mut Vec<HookEntry>) {
+        let Value::Object(group) = group else {
+            self.error(
+                at,
+                format!("expected a hook group object, got {}", show(group)),
+            );
+            return;
+        };
+        let matcher_raw = match group.get("matcher") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) => Some(s.as_str()),
+            Some(other) => {
+                self.error(
+                    &format!("{at}.matcher"),
+                    format!(
+                        "expected a regular expression string, got {}; the group is skipped",
+                        show(other)
+                    ),
+                );
+                return;
+            }
+        };
+        let sequential = match group.get("sequential") {
+            None | Some(Value::Null) => false,
+            Some(Value::Bool(b)) => *b,
+            Some(other) => {
+                self.error(
+                    &format!("{at}.sequential"),
+                    format!(
+                        "expected true or false, got {}; the group is skipped",
+                        show(other)
+                    ),
+                );
+                return;
+            }
+        };
+        for key in group.keys() {
+            if !matches!(key.as_str(), "matcher" | "sequential" | "hooks") {
+                self.warning(&format!("{at}.{key}"), "unknown key, ignored");
+            }
+        }
+        let hooks = match group.get("hooks") {
+            Some(Value::Array(hooks)) => hooks,
+            Some(other) => {
+                self.error(
+                    &format!("{at}.hooks"),
+                    format!("expected an array of hooks, got {}", show(other)),
+                );
+                return;
+            }
+            None => {
+                self.error(&format!("{at}.hooks"), "missing (required)");
+                return;
+            }
+        };
+        let (matcher, matcher_warning) = Matcher::compile(matcher_raw);
+        if let Some(warning) = matcher_warning {
+            self.warning(&format!("{at}.matcher"), warning);
+        }
+        if matcher_raw.is_some() && !event.has_tool_name() && !matcher.is_all() {
+            self.warning(
+                &format!("{at}.matcher"),
+                format!("{event} has no tool name; the matcher is ignored"),
+            );
+        }
+        let matcher = if event.has_tool_name() {
+            matcher
+        } else {
+            Matcher::All
+        };
+        for (h, hook) in hooks.iter().enumerate() {
+            let location = format!("{at}.hooks[{h}]");
+            if let Some(spec) = self.hook(&location, hook) {
+                out.push(HookEntry {
+                    event,
+                    matcher: matcher.clone(),
+                    sequential,
+                    spec,
+                    source: Arc::clone(self.source),
+                    location,
+                });
+            }
+        }
+    }
+
+    /// Validates one hook; `None` (with an error) when it cannot run.
+    fn hook(&mut self, at: &str, hook: &Value) -> Option<HookSpec> {
+        let first_diagnostic = self.diagnostics.len();
+        let Value::Object(hook) = hook else {
+            self.error(
+                at,
+                format!("expected a hook object, got {}; the hook is skipped", show(hook)),
+            );
+            return None;
+        };
+        let type_name = match hook.get("type") {
+            Some(Value::String(t)) if t == "command" || t == "plugin" => t.as_str(),
+            Some(other) => {
+                self.error(
+                    &format!("{at}.type"),
+                    format!(
+                        "expected \"command\" or \"plugin\", got {}; the hook is skipped",
+                        show(other)
+                    ),
+                );
+                return None;
+            }
+            None => {
+                self.error(
+                    &format!("{at}.type"),
+                    "missing (required: \"command\" or \"plugin\"); the hook is skipped",
+                );
+                return None;
+            }
+        };
+        let specific: &[&str] = if type_name == "command" {
+            &COMMAND_KEYS
+        } else {
+            &PLUGIN_KEYS
+        };
+        for key in hook.keys() {
+            if !COMMON_KEYS.contains(&key.as_str()) && !specific.contains(&key.as_str()) {
+                self.warning(
+                    &format!("{at}.{key}"),
+                    format!("unknown key for a {type_name} hook, ignored"),
+                );
+            }
+        }
+        let mut ok = true;
+        let timeout = self
+            .millis(at, hook, "timeout")
+            .unwrap_or_else(|()| {
+                ok = false;
+                None
+            })
+            .unwrap_or(DEFAULT_TIMEOUT);
+        let name = self.opt_string(at, hook, "name", &mut ok);
+        let description = self.opt_string(at, hook, "description", &mut ok);
+        let failure_policy = match hook.get("failurePolicy") {
+            None | Some(Value::Null) => FailurePolicy::Allow,
+            Some(Value::String(s)) if s == "allow" => FailurePolicy::Allow,
+            Some(Value::String(s)) if s == "block" => FailurePolicy::Block,
+            Some(other) => {
+                self.error(
+                    &format!("{at}.failurePolicy"),
+                    format!("expected \"allow\" or \"block\", got {}", show(other)),
+                );
+                ok = false;
+                FailurePolicy::Allow
+            }
+        };
+        let kind = if type_name == "command" {
+            self.command(at, hook)
+        } else {
+            self.plugin(at, hook)
+        };
+        let Some(kind) = kind.filter(|_| ok) else {
+            for d in &mut self.diagnostics[first_diagnostic..] {
+                if d.is_error() {
+                    d.message.push_str("; the hook is skipped");
+                }
+            }
+            return None;
+        };
+        let name = name.unwrap_or_else(|| match &kind {
+            HookKind::Command { command } => command.clone(),
+            HookKind::Plugin(p) => p
+                .path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| p.path.display().to_string()),
+        });
+        Some(HookSpec {
+            name,
+            description,
+            kind,
+            timeout,
+            failure_policy,
+        })
+    }
+
+    fn command(&mut self, at: &str, hook: &Map<String, Value>) -> Option<HookKind> {
+        match hook.get("command") {
+            Some(Value::String(c)) if !c.trim().is_empty() => Some(HookKind::Command {
+                command: self.vars.expand_extension_path(c),
+            }),
+            Some(Value::String(_)) => {
+                self.error(&format!("{at}.command"), "is empty");
+                None
+            }
+            Some(other) => {
+                self.error(
+                    &format!("{at}.command"),
+                    format!("expected a command string, got {}", show(other)),
+                );
+                None
+            }
+            None => {
+                self.error(&format!("{at}.command"), "missing (required for a command hook)");
+                None
+            }
+        }
+    }
+
+    fn plugin(&mut self, at: &str, hook: &Map<String, Value>) -> Option<HookKind> {
+        let mut ok = true;
+        let path = match hook.get("path") {
+            Some(Value::String(p)) if !p.trim().is_empty() => Some(self.resolve(p)),
+            Some(other) => {
+                self.error(
+                    &format!("{at}.path"),
+                    format!("expected the path of a .wasm file, got {}", show(other)),
+                );
+                None
+            }
+            None => {
+                self.error(&format!("{at}.path"), "missing (required for a plugin hook)");
+                None
+            }
+        };
+        let sha256 = match hook.get("sha256") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) => match parse_sha256(s) {
+                Some(digest) => Some(digest),
+                None => {
+                    self.error(
+                        &format!("{at}.sha256"),
+                        format!("expected 64 hexadecimal digits, got {}", show(&Value::String(s.clone()))),
+                    );
+                    ok = false;
+                    None
+                }
+            },
+            Some(other) => {
+                self.error(
+                    &format!("{at}.sha256"),
+                    format!("expected 64 hexadecimal digits, got {}", show(other)),
+                );
+                ok = false;
+                None
+            }
+        };
+        let fuel = self.count(at, hook, "fuel", "an instruction budget", &mut ok);
+        let memory_limit = self.count(at, hook, "memoryLimit", "a number of bytes", &mut ok);
+        let env = self.env(at, hook, &mut ok);
+        let args = self.args(at, hook, &mut ok);
+        let preopens = self.preopens(at, hook, &mut ok);
+        let path = path?;
+        ok.then(|| {
+            HookKind::Plugin(PluginConfig {
+                path: path.into(),
+                sha256,
+                fuel: fuel.unwrap_or(DEFAULT_FUEL),
+                memory_limit: memory_limit.unwrap_or(DEFAULT_MEMORY_LIMIT),
+                env,
+                preopens,
+                args,
+            })
+        })
+    }
+
+    /// Expands and resolves a path against the source's base directory.
+    fn resolve(&self, raw: &str) -> String {
+        let expanded = self.vars.expand(raw);
+        let path = Path::new(expanded.as_ref());
+        if path.is_absolute() {
+            expanded.into_owned()
+        } else {
+            self.source.base_dir.join(path).to_string_lossy().into_owned()
+        }
+    }
+
+    /// `Ok(None)` when absent, `Err` (reported) when invalid.
+    fn millis(
+        &mut self,
+        at: &str,
+        hook: &Map<String, Value>,
+        key: &str,
+    ) -> Result<Option<Duration>, ()> {
+        match hook.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(v) => match positive_integer(v) {
+                Some(ms) => Ok(Some(Duration::from_millis(ms))),
+                None => {
+                    self.error(
+                        &format!("{at}.{key}"),
+                        format!(
+                            "expected a positive number of milliseconds, got {}",
+                            show(v)
+                        ),
+                    );
+                    Err(())
+                }
+            },
+        }
+    }
+
+    fn count(
+        &mut self,
+        at: &str,
+        hook: &Map<String, Value>,
+        key: &str,
+        what: &str,
+        ok: &mut bool,
+    ) -> Option<u64> {
+        let v = hook.get(key).filter(|v| !v.is_null())?;
+        let n = positive_integer(v);
+        if n.is_none() {
+            self.error(
+                &format!("{at}.{key}"),
+                format!("expected {what} (a positive integer), got {}", show(v)),
+            );
+            *ok = false;
+        }
+        n
+    }
+
+    fn opt_string(
+        &mut self,
+        at: &str,
+        hook: &Map<String, Value>,
+        key: &str,
+        ok: &mut bool,
+    ) -> Option<String> {
+        match hook.get(key) {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) => Some(s.clone()),
+            Some(other) => {
+                self.error(
+                    &format!("{at}.{key}"),
+                    format!("expected a string, got {}", show(other)),
+                );
+                *ok = false;
+                None
+            }
+        }
+    }
+
+    fn env(&mut self, at: &str, hook: &Map<String, Value>, ok: &mut bool) -> Vec<(String, String)> {
+        match hook.get("env") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(Value::Object(map)) => {
+                let mut env = Vec::with_capacity(map.len());
+                for (k, v) in map {
+                    match v {
+                        Value::String(s) if !k.is_empty() && !k.contains('=') => {
+                            env.push((k.clone(), self.vars.expand(s).into_owned()));
+                        }
+                        _ => {
+                            self.error(
+                                &format!("{at}.env.{k}"),
+                                format!(
+                                    "expected a string value under a name without '=', got {}",
+                                    show(v)
+                                ),
+                            );
+                            *ok = false;
+                        }
+                    }
+                }
+                env
+            }
+            Some(other) => {
+                self.error(
+                    &format!("{at}.env"),
+                    format!("expected an object of strings, got {}", show(other)),
+                );
+                *ok = false;
+                Vec::new()
+            }
+        }
+    }
+
+    fn args(&mut self, at: &str, hook: &Map<String, Value>, ok: &mut bool) -> Vec<String> {
+        match hook.get("args") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(Value::Array(items)) => {
+                let mut args = Vec::with_capacity(items.len());
+                for (i, item) in items.iter().enumerate() {
+                    match item {
+                        Value::String(s) => args.push(s.clone()),
+                        other => {
+                            self.error(
+                                &format!("{at}.args[{i}]"),
+                                format!("expected a string, got {}", show(other)),
+                            );
+                            *ok = false;
+                        }
+                    }
+                }
+                args
+            }
+            Some(other) => {
+                self.error(
+                    &format!("{at}.args"),
+                    format!("expected an array of strings, got {}", show(other)),
+                );
+                *ok = false;
+                Vec::new()
+            }
+        }
+    }
+
+    fn preopens(&mut self, at: &str, hook: &Map<String, Value>, ok: &mut bool) -> Vec<Preopen> {
+        let items = match hook.get("preopens") {
+            None | Some(Value::Null) => return Vec::new(),
+            Some(Value::Array(items)) => items,
+            Some(other) => {
+                self.error(
+                    &format!("{at}.preopens"),
+                    format!("expected an array of {{host, guest, writable}}, got {}", show(other)),
+                );
+                *ok = false;
+                return Vec::new();
+            }
+        };
+        let mut preopens = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            let pat = format!("{at}.preopens[{i}]");
+            let Value::Object(item) = item else {
+                self.error(&pat, format!("expected an object, got {}", show(item)));
+                *ok = false;
+                continue;
+            };
+            let host = match item.get("host") {
+                Some(Value::String(h)) if !h.is_empty() => Some(self.resolve(h)),
+                other => {
+                    self.error(
+                        &format!("{pat}.host"),
+                        format!(
+                            "expected a host directory path, got {}",
+                            other.map_or_else(|| "nothing".to_owned(), show)
+                        ),
+                    );
+                    None
+                }
+            };
+            let guest = match item.get("guest") {
+                Some(Value::String(g)) if g.starts_with('/') => Some(g.clone()),
+                other => {
+                    self.error(
+                        &format!("{pat}.guest"),
+                        format!(
+                            "expected an absolute guest path such as \"/project\", got {}",
+                            other.map_or_else(|| "nothing".to_owned(), show)
+                        ),
+                    );
+                    None
+                }
+            };
+            let writable = match item.get("writable") {
+                None | Some(Value::Null) => Some(false),
+                Some(Value::Bool(b)) => Some(*b),
+                Some(other) => {
+                    self.error(
+                        &format!("{pat}.writable"),
+                        format!("expected true or false, got {}", show(other)),
+                    );
+                    None
+                }
+            };
+            match (host, guest, writable) {
+                (Some(host), Some(guest), Some(writable)) => preopens.push(Preopen {
+                    host: host.into(),
+                    guest,
+                    writable,
+                }),
+                _ => *ok = false,
+            }
+        }
+        preopens
+    }
+}
+
+/// A JSON number that is a positive whole number (`5000` or `5000.0`).
+fn positive_integer(v: &Value) -> Option<u64> {
+    if let Some(n) = v.as_u64() {
+        return (n > 0).then_some(n);
+    }
+    let f = v.as_f64()?;
+    (f >= 1.0 && f.fract() == 0.0 && f <= u64::MAX as f64).then_some(f as u64)
+}
+
+fn parse_sha256(s: &str) -> Option<[u8; 32]> {
+    let mut digest = [0u8; 32];
+    hex::decode_to_slice(s.trim(), &mut digest).ok()?;
+    Some(digest)
+}
+
+fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// A value as it appears in messages: short JSON.
+fn show(v: &Value) -> String {
+    match v {
+        Value::Array(_) | Value::Object(_) => kind_of(v).to_owned(),
+        _ => {
+            let mut s = v.to_string();
+            if s.len() > 60 {
+                let cut = (0..=60).rev().find(|&i| s.is_char_boundary(i)).unwrap_or(0);
+                s.truncate(cut);
+                s.push('…');
+            }
+            s
+        }
+    }
+}

@@ -1,0 +1,204 @@
+//! The planner: which hooks run for one fire, in what order, and how.
+//!
+//! Hooks are grouped per event once, at build time, in priority order. A fire asks the
+//! event's list for a [`Plan`]: matchers are tested against `tool_name` (only for
+//! events that have one), duplicates are dropped keeping the highest-priority
+//! instance (seeds/001 §7.9), and the plan is sequential when any selected hook's
+//! group asked for it (§7.4). When nothing matches, planning allocates nothing.
+
+use std::sync::Arc;
+
+use regex::Regex;
+
+/// A compiled `matcher` (seeds/001 §6.2).
+#[derive(Debug, Clone)]
+pub enum Matcher {
+    /// Absent, empty or `*`: every tool.
+    All,
+    /// A regular expression, tested unanchored against `tool_name`.
+    Regex(Regex),
+    /// An invalid regular expression, used as an exact tool name.
+    Exact(String),
+}
+
+impl Matcher {
+    /// Compiles a raw matcher; an invalid regex falls back to an exact match and
+    /// comes with a warning.
+    pub fn compile(raw: Option<&str>) -> (Matcher, Option<String>) {
+        match raw.map(str::trim) {
+            None | Some("") | Some("*") => (Matcher::All, None),
+            Some(pattern) => match Regex::new(pattern) {
+                Ok(regex) => (Matcher::Regex(regex), None),
+                Err(e) => {
+                    let first_line = e.to_string().lines().last().unwrap_or_default().to_owned();
+                    (
+                        Matcher::Exact(pattern.to_owned()),
+                        Some(format!(
+                            "invalid regular expression {pattern:?} ({first_line}); matching the tool name exactly instead"
+                        )),
+                    )
+                }
+            },
+        }
+    }
+
+    /// Whether the matcher selects every tool.
+    pub fn is_all(&self) -> bool {
+        matches!(self, Matcher::All)
+    }
+
+    /// Whether the matcher selects `tool_name`. A fire without a tool name matches
+    /// only [`Matcher::All`].
+    pub fn matches(&self, tool_name: Option<&str>) -> bool {
+        match (self, tool_name) {
+            (Matcher::All, _) => true,
+            (Matcher::Regex(re), Some(name)) => re.is_match(name),
+            (Matcher::Exact(exact), Some(name)) => exact == name,
+            (_, None) => false,
+        }
+    }
+
+    /// The matcher as written, for display.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Matcher::All => "*",
+            Matcher::Regex(re) => re.as_str(),
+            Matcher::Exact(exact) => exact,
+        }
+    }
+}
+
+/// One registered hook of an event, ready to plan.
+#[derive(Debug)]
+pub struct Registered<H> {
+    /// The group's matcher.
+    pub matcher: Matcher,
+    /// The group's `sequential` flag.
+    pub sequential: bool,
+    /// Equal for hooks with the same dedup key within the event.
+    pub dedup_id: usize,
+    /// The hook.
+    pub hook: Arc<H>,
+}
+
+/// The hooks of one event in priority order.
+#[derive(Debug)]
+pub struct EventHooks<H> {
+    hooks: Vec<Registered<H>>,
+}
+
+impl<H> Default for EventHooks<H> {
+    fn default() -> Self {
+        EventHooks { hooks: Vec::new() }
+    }
+}
+
+/// The hooks selected for one fire.
+#[derive(Debug)]
+pub struct Plan<H> {
+    /// Hooks in execution order (priority order, duplicates removed).
+    pub hooks: Vec<Arc<H>>,
+    /// Run one after another, chaining outputs into inputs.
+    pub sequential: bool,
+}
+
+impl<H> EventHooks<H> {
+    /// Builds the list from hooks in priority order with their dedup keys.
+    pub fn new(hooks: impl IntoIterator<Item = (Matcher, bool, String, Arc<H>)>) -> Self {
+        let mut keys: Vec<String> = Vec::new();
+        let hooks = hooks
+            .into_iter()
+            .map(|(matcher, sequential, key, hook)| {
+                let dedup_id = keys.iter().position(|k| *k == key).unwrap_or_else(|| {
+                    keys.push(key);
+                    keys.len() - 1
+                });
+                Registered {
+                    matcher,
+                    sequential,
+                    dedup_id,
+                    hook,
+                }
+            })
+            .collect();
+        EventHooks { hooks }
+    }
+
+    /// Whether no hook is registered.
+    pub fn is_empty(&self) -> bool {
+        self.hooks.is_empty()
+    }
+
+    /// The registered hooks, in priority order.
+    pub fn iter(&self) -> impl Iterator<Item = &Registered<H>> {
+        self.hooks.iter()
+    }
+
+    /// Plans a fire; `None` (without allocating) when no hook matches.
+    pub fn plan(&self, tool_name: Option<&str>) -> Option<Plan<H>> {
+        let first = self.hooks.iter().position(|r| r.matcher.matches(tool_name))?;
+        let mut selected: Vec<&Registered<H>> = Vec::with_capacity(self.hooks.len() - first);
+        for registered in &self.hooks[first..] {
+            if registered.matcher.matches(tool_name)
+                && !selected.iter().any(|s| s.dedup_id == registered.dedup_id)
+            {
+                selected.push(registered);
+            }
+        }
+        Some(Plan {
+            sequential: selected.iter().any(|r| r.sequential),
+            hooks: selected.into_iter().map(|r| Arc::clone(&r.hook)).collect(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hooks(specs: &[(&str, bool, &str)]) -> EventHooks<String> {
+        EventHooks::new(specs.iter().enumerate().map(|(i, (m, seq, key))| {
+            let (matcher, _) = Matcher::compile(Some(m));
+            (matcher, *seq, (*key).to_owned(), Arc::new(format!("{i}:{key}")))
+        }))
+    }
+
+    fn names(plan: Option<Plan<String>>) -> Vec<String> {
+        plan.map(|p| p.hooks.iter().map(|h| h.to_string()).collect())
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn matchers_are_unanchored_regexes_and_star_matches_all() {
+        let e = hooks(&[("write_.*", false, "a"), ("*", false, "b"), ("file", false, "c")]);
+        assert_eq!(names(e.plan(Some("write_file"))), ["0:a", "1:b", "2:c"]);
+        assert_eq!(names(e.plan(Some("read_file"))), ["1:b", "2:c"]);
+        assert_eq!(names(e.plan(Some("shell"))), ["1:b"]);
+    }
+
+    #[test]
+    fn invalid_regex_falls_back_to_exact_match() {
+        let (m, warning) = Matcher::compile(Some("write_file("));
+        assert!(warning.unwrap().contains("write_file("));
+        assert!(m.matches(Some("write_file(")));
+        assert!(!m.matches(Some("write_file")));
+    }
+
+    #[test]
+    fn duplicates_keep_the_first_instance_and_sequential_is_contagious() {
+        let e = hooks(&[("x", false, "same"), ("", true, "other"), ("", false, "same")]);
+        let plan = e.plan(Some("y")).unwrap();
+        assert!(plan.sequential);
+        assert_eq!(names(Some(plan)), ["1:other", "2:same"]);
+        let plan = e.plan(Some("x")).unwrap();
+        assert_eq!(plan.hooks.len(), 2);
+        assert_eq!(plan.hooks[0].as_str(), "0:same");
+    }
+
+    #[test]
+    fn no_match_plans_nothing() {
+        let e = hooks(&[("write", false, "a")]);
+        assert!(e.plan(Some("read")).is_none());
+        assert!(e.plan(None).is_none());
+    }
+}

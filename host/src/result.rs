@@ -1,0 +1,144 @@
+//! `AggregatedHookResult`: what one fire produced, and helpers that read it the way a
+//! caller applies it (seeds/002 `AggregatedHookResult`, `ProcessedHookResult`).
+
+use std::time::Duration;
+
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde_json::Value;
+
+use crate::output::HookOutput;
+use crate::runner::HookExecutionResult;
+
+/// The result of firing one event.
+#[derive(Debug, Clone, Default)]
+pub struct AggregatedHookResult {
+    /// True unless a hook failed (crashed, timed out, exited with a code other than
+    /// 0 or 2). A block is not a failure: decide on [`Self::is_blocked`].
+    pub success: bool,
+    /// The merged answer; empty when no hook ran.
+    pub final_output: HookOutput,
+    /// Each hook's answer, in plan order (hooks that gave none are absent).
+    pub all_outputs: Vec<HookOutput>,
+    /// What went wrong, one message per problem.
+    pub errors: Vec<String>,
+    /// Wall-clock time of the whole fire.
+    pub total_duration: Duration,
+    /// Per-hook details, in plan order.
+    pub executions: Vec<HookExecutionResult>,
+}
+
+impl AggregatedHookResult {
+    /// The result of a fire in which no hook ran. Allocates nothing.
+    pub fn empty() -> AggregatedHookResult {
+        AggregatedHookResult {
+            success: true,
+            final_output: HookOutput {
+                decision: None,
+                reason: None,
+                continue_: None,
+                stop_reason: None,
+                suppress_output: None,
+                system_message: None,
+                hook_specific_output: None,
+                extra: serde_json::Map::new(),
+            },
+            all_outputs: Vec::new(),
+            errors: Vec::new(),
+            total_duration: Duration::ZERO,
+            executions: Vec::new(),
+        }
+    }
+
+    /// Whether the operation must not happen.
+    pub fn is_blocked(&self) -> bool {
+        self.final_output.is_block()
+    }
+
+    /// The reason of a block.
+    pub fn block_reason(&self) -> Option<&str> {
+        self.is_blocked()
+            .then(|| self.final_output.effective_reason())
+            .flatten()
+    }
+
+    /// Whether the agent must stop (`continue: false`).
+    pub fn should_stop(&self) -> bool {
+        self.final_output.stops()
+    }
+
+    /// Why the agent must stop.
+    pub fn stop_reason(&self) -> Option<&str> {
+        self.final_output.stop_reason.as_deref()
+    }
+
+    /// The system message to inject.
+    pub fn system_message(&self) -> Option<&str> {
+        self.final_output.system_message.as_deref()
+    }
+
+    /// Whether the output must be hidden from the user.
+    pub fn suppress_output(&self) -> bool {
+        self.final_output.suppress_output == Some(true)
+    }
+
+    /// Context to append to the tool result or prompt.
+    pub fn additional_context(&self) -> Option<&str> {
+        self.final_output
+            .specific("additionalContext")
+            .and_then(Value::as_str)
+    }
+
+    /// The replacement `tool_input` (BeforeTool).
+    pub fn tool_input(&self) -> Option<&Value> {
+        self.final_output.specific("tool_input")
+    }
+
+    /// The modified `llm_request` (BeforeModel).
+    pub fn llm_request(&self) -> Option<&Value> {
+        self.final_output.specific("llm_request")
+    }
+
+    /// The synthetic or modified `llm_response` (BeforeModel, AfterModel).
+    pub fn llm_response(&self) -> Option<&Value> {
+        self.final_output.specific("llm_response")
+    }
+
+    /// The merged `toolConfig` (BeforeToolSelection).
+    pub fn tool_config(&self) -> Option<&Value> {
+        self.final_output.specific("toolConfig")
+    }
+}
+
+impl Serialize for AggregatedHookResult {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(6))?;
+        map.serialize_entry("success", &self.success)?;
+        map.serialize_entry("finalOutput", &self.final_output)?;
+        map.serialize_entry("allOutputs", &self.all_outputs)?;
+        map.serialize_entry("errors", &self.errors)?;
+        map.serialize_entry("totalDuration", &millis(self.total_duration))?;
+        let hooks: Vec<Value> = self.executions.iter().map(execution_summary).collect();
+        map.serialize_entry("hooks", &hooks)?;
+        map.end()
+    }
+}
+
+fn millis(d: Duration) -> f64 {
+    (d.as_secs_f64() * 1_000_000.0).round() / 1000.0
+}
+
+/// The per-hook entry of the `hooks` array (a hookhost extension of the contract).
+fn execution_summary(e: &HookExecutionResult) -> Value {
+    let mut v = serde_json::json!({
+        "name": e.hook_name,
+        "type": e.hook_type,
+        "success": e.success,
+        "exitCode": e.exit_code,
+        "duration": millis(e.duration),
+        "blocked": e.is_block(),
+    });
+    if let (Some(error), Value::Object(map)) = (&e.error, &mut v) {
+        map.insert("error".to_owned(), Value::from(error.as_str()));
+    }
+    v
+}

@@ -1,0 +1,45 @@
+//! The ways a hook can fail without giving an answer. Each one is fail-open unless the
+//! hook's `failurePolicy` is `block`; each message names the cause and, for limits,
+//! the limit's value.
+
+use std::time::Duration;
+
+/// Why a hook produced no usable answer.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HookFailure {
+    /// It exited with a code other than 0 and 2.
+    #[error("exited with code {code}{}", exit_hint(*code))]
+    ExitCode {
+        /// The exit code.
+        code: i32,
+    },
+    /// It was killed by a signal it did not get from hookhost.
+    #[error("killed by signal {0}")]
+    Signal(i32),
+    /// It ran past its timeout and was killed (or, for a plugin, interrupted).
+    #[error("timed out after {} ms", .0.as_millis())]
+    Timeout(Duration),
+    /// The process could not be started.
+    #[error("could not start: {0}")]
+    Spawn(String),
+    /// A plugin used up its fuel.
+    #[error("ran out of fuel (limit {0} units)")]
+    FuelExhausted(u64),
+    /// A plugin tried to grow its memory past its limit.
+    #[error("exceeded its memory limit of {0} bytes")]
+    MemoryLimit(u64),
+    /// A plugin trapped (panic, unreachable, stack overflow, …).
+    #[error("trapped: {0}")]
+    Trap(String),
+    /// A plugin could not be loaded or instantiated.
+    #[error("cannot load plugin: {0}")]
+    Load(String),
+}
+
+fn exit_hint(code: i32) -> &'static str {
+    match code {
+        126 => " (command not executable)",
+        127 => " (command not found)",
+        _ => "",
+    }
+}

@@ -1,0 +1,166 @@
+//! What a hook's exit status and output mean (seeds/001 §4.2–4.4, §7.2, §9).
+//!
+//! | outcome                   | meaning                                                   |
+//! |---------------------------|-----------------------------------------------------------|
+//! | exit 0, JSON object       | its fields are the hook's answer                          |
+//! | exit 0, other text        | allow; the text becomes `systemMessage`                   |
+//! | exit 0, nothing           | allow, no answer                                          |
+//! | exit 2                    | block; `reason` from stdout JSON, else stderr             |
+//! | anything else             | failed: warn and proceed (or block, `failurePolicy: block`) |
+//!
+//! `success` is hook *health*: a hook that exits 2 to block worked as intended and is
+//! successful; only failures make `success` false (§7.2: callers decide on the
+//! decision, not on `success`).
+
+use std::time::Duration;
+
+use serde_json::Value;
+
+use super::{Hook, RawOutcome, Status};
+use crate::config::FailurePolicy;
+use crate::output::{Decision, HookOutput};
+
+/// The interpreted result of one hook run.
+#[derive(Debug, Clone)]
+pub struct HookExecutionResult {
+    /// The hook's display name.
+    pub hook_name: String,
+    /// `"command"` or `"plugin"`.
+    pub hook_type: &'static str,
+    /// Whether the hook ran as intended (exit 0 or 2).
+    pub success: bool,
+    /// Its answer, if it gave one that counts.
+    pub output: Option<HookOutput>,
+    /// Its exit code, when it exited.
+    pub exit_code: Option<i32>,
+    /// Its stdout, decoded.
+    pub stdout: String,
+    /// Its stderr, decoded.
+    pub stderr: String,
+    /// How long it ran.
+    pub duration: Duration,
+    /// Why it failed, when it did.
+    pub error: Option<String>,
+    /// Things worth a warning that did not make it fail.
+    pub warnings: Vec<String>,
+}
+
+impl HookExecutionResult {
+    /// Whether the hook's answer blocks.
+    pub fn is_block(&self) -> bool {
+        self.output.as_ref().is_some_and(HookOutput::is_block)
+    }
+}
+
+/// Gives a raw outcome its meaning.
+pub fn interpret(hook: &Hook, raw: RawOutcome) -> HookExecutionResult {
+    let who = hook.describe();
+    let mut warnings = Vec::new();
+    for (name, stream) in [("stdout", &raw.stdout), ("stderr", &raw.stderr)] {
+        if stream.truncated() {
+            warnings.push(format!(
+                "{who}: {name} truncated to {} of {} bytes",
+                stream.bytes.len(),
+                stream.total
+            ));
+        }
+    }
+    let stdout = raw.stdout.text();
+    let stderr = raw.stderr.text();
+    let mut result = HookExecutionResult {
+        hook_name: hook.spec.name.clone(),
+        hook_type: hook.spec.type_name(),
+        success: true,
+        output: None,
+        exit_code: None,
+        stdout,
+        stderr,
+        duration: raw.duration,
+        error: None,
+        warnings,
+    };
+    match raw.status {
+        Status::Exited(0) => {
+            result.exit_code = Some(0);
+            result.output = parse_stdout(&result.stdout, &who, &mut result.warnings);
+        }
+        Status::Exited(2) => {
+            result.exit_code = Some(2);
+            // Plain text on stdout is not an answer here: the reason comes from stderr.
+            let mut output = parse_json_object(&result.stdout, &who, &mut result.warnings)
+                .unwrap_or_default();
+            if !output.is_block() {
+                output.decision = Some(Decision::Block);
+            }
+            if output.effective_reason().is_none_or(str::is_empty) {
+                let stderr = result.stderr.trim();
+                output.reason = Some(if stderr.is_empty() {
+                    format!("blocked by {who} (exit code 2)")
+                } else {
+                    stderr.to_owned()
+                });
+            } else if output.reason.is_none() {
+                output.reason = output.effective_reason().map(str::to_owned);
+            }
+            result.output = Some(output);
+        }
+        Status::Exited(code) => {
+            result.exit_code = Some(code);
+            fail(&mut result, hook, super::HookFailure::ExitCode { code }.to_string());
+        }
+        Status::Failed(failure) => fail(&mut result, hook, failure.to_string()),
+    }
+    result
+}
+
+fn fail(result: &mut HookExecutionResult, hook: &Hook, cause: String) {
+    let who = hook.describe();
+    let stderr = result.stderr.trim();
+    let detail = if stderr.is_empty() {
+        String::new()
+    } else {
+        format!(": {}", first_line(stderr))
+    };
+    result.success = false;
+    result.error = Some(match hook.spec.failure_policy {
+        FailurePolicy::Allow => format!("{who} {cause}{detail} (failing open)"),
+        FailurePolicy::Block => format!("{who} {cause}{detail} (failurePolicy block)"),
+    });
+    if hook.spec.failure_policy == FailurePolicy::Block {
+        result.output = Some(HookOutput::block(format!(
+            "{who} failed ({cause}) and its failurePolicy is \"block\""
+        )));
+    }
+}
+
+fn first_line(text: &str) -> &str {
+    let line = text.lines().next().unwrap_or_default();
+    match line.char_indices().nth(200) {
+        Some((i, _)) => &line[..i],
+        None => line,
+    }
+}
+
+/// Exit-0 stdout: a JSON object is an answer, other text a system message, nothing
+/// no answer.
+fn parse_stdout(stdout: &str, who: &str, warnings: &mut Vec<String>) -> Option<HookOutput> {
+    let text = stdout.trim();
+    if text.is_empty() {
+        return None;
+    }
+    parse_json_object(text, who, warnings).or_else(|| Some(HookOutput::from_plain_text(text)))
+}
+
+/// Stdout that is exactly one JSON object, read as an answer.
+fn parse_json_object(stdout: &str, who: &str, warnings: &mut Vec<String>) -> Option<HookOutput> {
+    let Ok(Value::Object(object)) = serde_json::from_str::<Value>(stdout.trim()) else {
+        return None;
+    };
+    let (output, field_warnings) = HookOutput::from_json_object(object);
+    warnings.extend(
+        field_warnings
+            .into_iter()
+            .map(|w| format!("{who}: output field {}: {}", w.field, w.problem)),
+    );
+    Some(output)
+}

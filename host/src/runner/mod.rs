@@ -1,0 +1,140 @@
+//! Running one hook: the interface every hook type implements.
+//!
+//! A runner turns (hook, stdin bytes) into a [`RawOutcome`]: the exit status (or the
+//! failure that stands for one) and the captured stdout and stderr. [`interpret`]
+//! then gives that outcome its meaning (seeds/001 §4.3, §9) — the same code for a
+//! subprocess and for a Wasm guest, so the two types cannot drift apart.
+
+mod capture;
+mod command;
+mod failure;
+mod interpret;
+pub mod wasm;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+pub use capture::{Captured, DEFAULT_OUTPUT_CAP, capture};
+pub use command::{DRAIN_GRACE, KILL_GRACE, run_command};
+pub use failure::HookFailure;
+pub use interpret::{HookExecutionResult, interpret};
+
+use crate::config::{HookKind, HookSpec, PROJECT_DIR_VARS, SettingsSource};
+use crate::event::HookEvent;
+use crate::planner::Matcher;
+
+/// How a hook ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Status {
+    /// It exited with this code (a Wasm guest's exit code counts the same).
+    Exited(i32),
+    /// It did not exit normally.
+    Failed(HookFailure),
+}
+
+/// Everything a runner observed.
+#[derive(Debug, Clone)]
+pub struct RawOutcome {
+    /// How it ended.
+    pub status: Status,
+    /// Its stdout.
+    pub stdout: Captured,
+    /// Its stderr.
+    pub stderr: Captured,
+    /// Wall-clock time from start to end.
+    pub duration: Duration,
+}
+
+impl RawOutcome {
+    /// An outcome for a hook that could not even start.
+    pub fn failed(failure: HookFailure) -> RawOutcome {
+        RawOutcome {
+            status: Status::Failed(failure),
+            stdout: Captured::default(),
+            stderr: Captured::default(),
+            duration: Duration::ZERO,
+        }
+    }
+}
+
+/// What every run shares: the project and the caps.
+#[derive(Debug)]
+pub struct RunContext {
+    /// The project dir: cwd of command hooks, value of the project-dir variables.
+    pub project_dir: PathBuf,
+    /// The three project-dir variables, ready to hand to a process or guest.
+    pub project_env: Vec<(String, String)>,
+    /// The cap on each of stdout and stderr.
+    pub output_cap: usize,
+}
+
+impl RunContext {
+    /// A context for `project_dir` with the given output cap.
+    pub fn new(project_dir: PathBuf, output_cap: usize) -> RunContext {
+        let dir = project_dir.to_string_lossy().into_owned();
+        RunContext {
+            project_env: PROJECT_DIR_VARS
+                .iter()
+                .map(|name| ((*name).to_owned(), dir.clone()))
+                .collect(),
+            project_dir,
+            output_cap,
+        }
+    }
+}
+
+/// The executable part of a hook.
+#[derive(Debug)]
+pub enum Runner {
+    /// A shell command.
+    Command(String),
+    /// A loaded Wasm plugin.
+    Plugin(Arc<wasm::Plugin>),
+    /// A plugin that could not be loaded; every run fails with this.
+    Broken(HookFailure),
+}
+
+/// One hook, ready to run.
+#[derive(Debug)]
+pub struct Hook {
+    /// The event it is registered for.
+    pub event: HookEvent,
+    /// Its configuration.
+    pub spec: HookSpec,
+    /// Its group's matcher.
+    pub matcher: Matcher,
+    /// The file it came from.
+    pub source: Arc<SettingsSource>,
+    /// Where in the file.
+    pub location: String,
+    /// What runs.
+    pub runner: Runner,
+}
+
+impl Hook {
+    /// Runs the hook once with `input` on stdin.
+    pub async fn run(&self, input: Arc<[u8]>, ctx: &RunContext) -> RawOutcome {
+        match &self.runner {
+            Runner::Command(command) => {
+                run_command(command, self.spec.timeout, &input, ctx).await
+            }
+            Runner::Plugin(plugin) => plugin.run(input, self.spec.timeout, ctx).await,
+            Runner::Broken(failure) => RawOutcome::failed(failure.clone()),
+        }
+    }
+
+    /// Runs the hook and interprets the outcome.
+    pub async fn execute(&self, input: Arc<[u8]>, ctx: &RunContext) -> HookExecutionResult {
+        let raw = self.run(input, ctx).await;
+        interpret(self, raw)
+    }
+
+    /// A short description for messages: `command "x.sh"` or `plugin "guard.wasm"`.
+    pub fn describe(&self) -> String {
+        match &self.spec.kind {
+            HookKind::Command { .. } => format!("command hook {:?}", self.spec.name),
+            HookKind::Plugin(_) => format!("plugin hook {:?}", self.spec.name),
+        }
+    }
+}

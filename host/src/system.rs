@@ -1,0 +1,347 @@
+//! `HookSystem`: built once from settings, fired many times (seeds/001 §7.1, §7.8).
+//!
+//! A fire plans (see [`crate::planner`]); when nothing matches it returns at once
+//! without allocating. Otherwise it completes the base fields, runs the hooks —
+//! concurrently, or one after another with chaining when the plan is sequential —
+//! and merges their answers (see [`crate::aggregate`]).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Instant, SystemTime};
+
+use serde_json::{Map, Value};
+
+use crate::aggregate;
+use crate::chain;
+use crate::config::{Diagnostic, HookKind, LoadedSettings, SettingsLocation, SettingsSource};
+use crate::event::HookEvent;
+use crate::output::HookOutput;
+use crate::planner::{EventHooks, Plan};
+use crate::result::AggregatedHookResult;
+use crate::runner::wasm::{EngineOptions, WasmEngine};
+use crate::runner::{DEFAULT_OUTPUT_CAP, Hook, HookExecutionResult, RunContext, Runner};
+
+/// Builds a [`HookSystem`].
+#[derive(Debug, Clone)]
+pub struct HookSystemBuilder {
+    project_dir: PathBuf,
+    settings: SettingsLocation,
+    session_id: Option<String>,
+    transcript_path: String,
+    output_cap: usize,
+    enable_hooks: Option<bool>,
+    engine: EngineOptions,
+}
+
+impl HookSystemBuilder {
+    /// The project directory (default: the current directory).
+    pub fn project_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.project_dir = dir.into();
+        self
+    }
+
+    /// Use exactly these settings files, first = highest priority (default: discover).
+    pub fn settings_files(mut self, files: impl IntoIterator<Item = impl Into<PathBuf>>) -> Self {
+        self.settings = SettingsLocation::Files(files.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// The `session_id` given to hooks when the input lacks one (default: generated).
+    pub fn session_id(mut self, id: impl Into<String>) -> Self {
+        self.session_id = Some(id.into());
+        self
+    }
+
+    /// The `transcript_path` given to hooks when the input lacks one (default: empty).
+    pub fn transcript_path(mut self, path: impl Into<String>) -> Self {
+        self.transcript_path = path.into();
+        self
+    }
+
+    /// The cap on each hook's stdout and stderr (default 16 MiB).
+    pub fn output_cap(mut self, bytes: usize) -> Self {
+        self.output_cap = bytes;
+        self
+    }
+
+    /// Overrides `tools.enableHooks` from the settings.
+    pub fn enable_hooks(mut self, enabled: bool) -> Self {
+        self.enable_hooks = Some(enabled);
+        self
+    }
+
+    /// Options of the Wasm engine (compile cache, pooling).
+    pub fn engine_options(mut self, options: EngineOptions) -> Self {
+        self.engine = options;
+        self
+    }
+
+    /// Reads the settings, loads plugins, and builds the system. Problems become
+    /// [`HookSystem::diagnostics`]; building itself never fails.
+    pub fn build(self) -> HookSystem {
+        let project_dir = absolute(&self.project_dir);
+        let settings = LoadedSettings::load(&self.settings, &project_dir);
+        let enabled = self.enable_hooks.unwrap_or(settings.enabled);
+        let mut diagnostics = settings.diagnostics;
+        let needs_engine = enabled
+            && settings
+                .entries
+                .iter()
+                .any(|e| matches!(e.spec.kind, HookKind::Plugin(_)));
+        let engine = needs_engine.then(|| WasmEngine::new(&self.engine));
+        let mut per_event: [Vec<_>; 11] = Default::default();
+        for entry in settings.entries {
+            let runner = match (&entry.spec.kind, &engine) {
+                (HookKind::Command { command }, _) => Runner::Command(command.clone()),
+                (HookKind::Plugin(config), Some(Ok(engine))) => match engine.load(config) {
+                    Ok(plugin) => Runner::Plugin(plugin),
+                    Err(failure) => {
+                        diagnostics.push(Diagnostic::error(format!(
+                            "{}: {}: {failure}",
+                            entry.source, entry.location
+                        )));
+                        Runner::Broken(failure)
+                    }
+                },
+                (HookKind::Plugin(_), Some(Err(failure))) => Runner::Broken(failure.clone()),
+                (HookKind::Plugin(_), None) => Runner::Broken(crate::runner::HookFailure::Load(
+                    "not loaded: hooks are disabled".to_owned(),
+                )),
+            };
+            let key = entry.spec.dedup_key();
+            let hook = Hook {
+                event: entry.event,
+                spec: entry.spec,
+                matcher: entry.matcher.clone(),
+                source: entry.source,
+                location: entry.location,
+                runner,
+            };
+            per_event[entry.event.index()].push((entry.matcher, entry.sequential, key, Arc::new(hook)));
+        }
+        if let Some(Err(failure)) = &engine {
+            diagnostics.push(Diagnostic::error(format!("the Wasm engine is unavailable: {failure}")));
+        }
+        let events = per_event.map(EventHooks::new);
+        HookSystem {
+            enabled,
+            enabled_in_settings: settings.enabled,
+            events,
+            ctx: Arc::new(RunContext::new(project_dir, self.output_cap)),
+            session_id: self.session_id.unwrap_or_else(generate_session_id),
+            transcript_path: self.transcript_path,
+            diagnostics,
+            sources: settings.sources,
+        }
+    }
+}
+
+/// The hook system of one agent session.
+#[derive(Debug)]
+pub struct HookSystem {
+    enabled: bool,
+    enabled_in_settings: bool,
+    events: [EventHooks<Hook>; 11],
+    ctx: Arc<RunContext>,
+    session_id: String,
+    transcript_path: String,
+    diagnostics: Vec<Diagnostic>,
+    sources: Vec<Arc<SettingsSource>>,
+}
+
+impl HookSystem {
+    /// A builder with the defaults: current directory, discovered settings.
+    pub fn builder() -> HookSystemBuilder {
+        HookSystemBuilder {
+            project_dir: PathBuf::from("."),
+            settings: SettingsLocation::Discover,
+            session_id: None,
+            transcript_path: String::new(),
+            output_cap: DEFAULT_OUTPUT_CAP,
+            enable_hooks: None,
+            engine: EngineOptions::default(),
+        }
+    }
+
+    /// Whether `tools.enableHooks` is on.
+    pub fn is_enabled(&self) -> bool {
+        self.enabled
+    }
+
+    /// What the settings say about `tools.enableHooks` (before any builder override).
+    pub fn enabled_in_settings(&self) -> bool {
+        self.enabled_in_settings
+    }
+
+    /// The problems found while loading.
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+
+    /// The settings files that were read.
+    pub fn sources(&self) -> &[Arc<SettingsSource>] {
+        &self.sources
+    }
+
+    /// The project dir.
+    pub fn project_dir(&self) -> &Path {
+        &self.ctx.project_dir
+    }
+
+    /// The hooks registered for `event`, in priority order (duplicates included).
+    pub fn hooks(&self, event: HookEvent) -> impl Iterator<Item = &Hook> {
+        self.events[event.index()].iter().map(|r| r.hook.as_ref())
+    }
+
+    /// Whether a fire of `event` with this tool name would run any hook. Allocates
+    /// nothing.
+    pub fn has_hooks(&self, event: HookEvent, tool_name: Option<&str>) -> bool {
+        self.enabled
+            && self.events[event.index()]
+                .iter()
+                .any(|r| r.matcher.matches(tool_name))
+    }
+
+    /// Fires `event` with `input` (the event's fields; missing base fields are added).
+    pub async fn fire(&self, event: HookEvent, input: Map<String, Value>) -> AggregatedHookResult {
+        if !self.enabled {
+            return AggregatedHookResult::empty();
+        }
+        let tool_name = input.get("tool_name").and_then(Value::as_str);
+        let Some(plan) = self.events[event.index()].plan(tool_name) else {
+            return AggregatedHookResult::empty();
+        };
+        self.run_plan(event, plan, input).await
+    }
+
+    /// Fires `event` from a synchronous caller, on a private single-threaded runtime.
+    /// Must not be called from inside an async runtime.
+    pub fn fire_blocking(&self, event: HookEvent, input: Map<String, Value>) -> AggregatedHookResult {
+        if !self.has_hooks(event, input.get("tool_name").and_then(Value::as_str)) {
+            return AggregatedHookResult::empty();
+        }
+        match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+            Ok(runtime) => runtime.block_on(self.fire(event, input)),
+            Err(e) => AggregatedHookResult {
+                errors: vec![format!("cannot start a runtime for the hooks: {e}")],
+                ..AggregatedHookResult::empty()
+            },
+        }
+    }
+
+    async fn run_plan(
+        &self,
+        event: HookEvent,
+        plan: Plan<Hook>,
+        mut input: Map<String, Value>,
+    ) -> AggregatedHookResult {
+        let start = Instant::now();
+        self.complete_base_fields(event, &mut input);
+        let executions = if plan.sequential {
+            self.run_sequential(event, &plan.hooks, &mut input).await
+        } else {
+            let bytes: Arc<[u8]> = serialize(&input);
+            let runs = plan.hooks.iter().map(|hook| {
+                let bytes = Arc::clone(&bytes);
+                async move { hook.execute(bytes, &self.ctx).await }
+            });
+            futures::future::join_all(runs).await
+        };
+        let mut result = collect(event, executions);
+        if plan.sequential {
+            carry_chained_fields(event, &input, &mut result.final_output);
+        }
+        result.total_duration = start.elapsed();
+        result
+    }
+
+    async fn run_sequential(
+        &self,
+        event: HookEvent,
+        hooks: &[Arc<Hook>],
+        input: &mut Map<String, Value>,
+    ) -> Vec<HookExecutionResult> {
+        let mut executions = Vec::with_capacity(hooks.len());
+        for hook in hooks {
+            let execution = hook.execute(serialize(input), &self.ctx).await;
+            let blocked = execution.is_block();
+            if let Some(output) = &execution.output {
+                chain::apply_to_input(event, input, output);
+            }
+            executions.push(execution);
+            if blocked {
+                break;
+            }
+        }
+        executions
+    }
+
+    fn complete_base_fields(&self, event: HookEvent, input: &mut Map<String, Value>) {
+        let mut add = |key: &str, value: &dyn Fn() -> Value| {
+            if !input.contains_key(key) {
+                input.insert(key.to_owned(), value());
+            }
+        };
+        add("session_id", &|| Value::from(self.session_id.as_str()));
+        add("transcript_path", &|| Value::from(self.transcript_path.as_str()));
+        add("cwd", &|| Value::from(self.ctx.project_dir.to_string_lossy()));
+        add("hook_event_name", &|| Value::from(event.as_str()));
+        add("timestamp", &|| {
+            Value::from(humantime::format_rfc3339_millis(SystemTime::now()).to_string())
+        });
+    }
+}
+
+/// Merges the executions of one fire into the aggregated result.
+fn collect(event: HookEvent, executions: Vec<HookExecutionResult>) -> AggregatedHookResult {
+    let mut result = AggregatedHookResult::empty();
+    for execution in &executions {
+        result.success &= execution.success;
+        result.errors.extend(execution.error.iter().cloned());
+        for warning in &execution.warnings {
+            tracing::warn!("{warning}");
+        }
+        if let Some(error) = &execution.error {
+            tracing::warn!("{error}");
+        } else if !execution.stderr.trim().is_empty() {
+            tracing::info!(hook = %execution.hook_name, "stderr: {}", execution.stderr.trim());
+        }
+    }
+    let outputs: Vec<&HookOutput> = executions.iter().filter_map(|e| e.output.as_ref()).collect();
+    result.final_output = aggregate::merge(event, &outputs);
+    result.all_outputs = outputs.into_iter().cloned().collect();
+    result.executions = executions;
+    result
+}
+
+/// After a sequential chain, the chained input *is* the final modification: report it
+/// whole, so that partial `llm_request` patches from several hooks are not lost.
+fn carry_chained_fields(event: HookEvent, input: &Map<String, Value>, output: &mut HookOutput) {
+    let key = match event {
+        HookEvent::BeforeModel => "llm_request",
+        HookEvent::AfterModel => "llm_response",
+        _ => return,
+    };
+    if output.specific(key).is_some()
+        && let Some(value) = input.get(key)
+    {
+        output.set_specific(key, value.clone());
+    }
+}
+
+fn serialize(input: &Map<String, Value>) -> Arc<[u8]> {
+    // Serialising a `Map` of `Value`s cannot fail (keys are strings).
+    serde_json::to_vec(input).unwrap_or_default().into()
+}
+
+fn absolute(dir: &Path) -> PathBuf {
+    std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf())
+}
+
+fn generate_session_id() -> String {
+    let nanos = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or_default();
+    format!("hookhost-{:x}-{:x}", std::process::id(), nanos)
+}
