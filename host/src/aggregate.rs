@@ -130,9 +130,11 @@ fn merge_common(outputs: &[&HookOutput], strategy: Strategy) -> HookOutput {
         }
     }
     if !replace {
-        let contexts = join(outputs.iter().filter_map(|o| {
-            o.specific("additionalContext").and_then(Value::as_str)
-        }));
+        let contexts = join(
+            outputs
+                .iter()
+                .filter_map(|o| o.specific("additionalContext").and_then(Value::as_str)),
+        );
         if let (Some(contexts), Some(specific)) = (contexts, specific.as_mut()) {
             specific.insert("additionalContext".to_owned(), Value::String(contexts));
         }
@@ -167,7 +169,9 @@ fn merge_tool_config(outputs: &[&HookOutput], merged: &mut HookOutput) {
         .flatten()
         .filter_map(Value::as_str)
         .collect();
-    let any_list = configs.iter().any(|c| c.contains_key("allowedFunctionNames"));
+    let any_list = configs
+        .iter()
+        .any(|c| c.contains_key("allowedFunctionNames"));
     let mut config = Map::new();
     if mode == "NONE" {
         config.insert("mode".to_owned(), Value::from("NONE"));
@@ -200,8 +204,12 @@ mod tests {
 
     #[test]
     fn before_tool_any_block_wins_and_texts_join_in_order() {
-        let a = out(json!({"decision": "allow", "systemMessage": "a", "hookSpecificOutput": {"additionalContext": "x"}}));
-        let b = out(json!({"decision": "block", "reason": "Policy violation", "systemMessage": "b", "suppressOutput": true, "hookSpecificOutput": {"additionalContext": "y"}}));
+        let a = out(
+            json!({"decision": "allow", "systemMessage": "a", "hookSpecificOutput": {"additionalContext": "x"}}),
+        );
+        let b = out(
+            json!({"decision": "block", "reason": "Policy violation", "systemMessage": "b", "suppressOutput": true, "hookSpecificOutput": {"additionalContext": "y"}}),
+        );
         let m = merge(HookEvent::BeforeTool, &[&a, &b]);
         assert_eq!(m.decision, Some(Decision::Block));
         assert_eq!(m.reason.as_deref(), Some("Policy violation"));
@@ -213,25 +221,44 @@ mod tests {
     #[test]
     fn tool_selection_none_wins_over_an_allow_list() {
         let a = out(json!({"hookSpecificOutput": {"toolConfig": {"mode": "NONE"}}}));
-        let b = out(json!({"hookSpecificOutput": {"toolConfig": {"mode": "AUTO", "allowedFunctionNames": ["read_file", "write_file"]}}}));
+        let b = out(
+            json!({"hookSpecificOutput": {"toolConfig": {"mode": "AUTO", "allowedFunctionNames": ["read_file", "write_file"]}}}),
+        );
         let m = merge(HookEvent::BeforeToolSelection, &[&a, &b]);
-        assert_eq!(m.specific("toolConfig"), Some(&json!({"mode": "NONE", "allowedFunctionNames": []})));
+        assert_eq!(
+            m.specific("toolConfig"),
+            Some(&json!({"mode": "NONE", "allowedFunctionNames": []}))
+        );
     }
 
     #[test]
     fn tool_selection_unions_and_sorts_names() {
-        let a = out(json!({"hookSpecificOutput": {"toolConfig": {"mode": "AUTO", "allowedFunctionNames": ["write_file", "glob"]}}}));
-        let b = out(json!({"hookSpecificOutput": {"toolConfig": {"mode": "ANY", "allowedFunctionNames": ["read_file", "glob"]}}}));
+        let a = out(
+            json!({"hookSpecificOutput": {"toolConfig": {"mode": "AUTO", "allowedFunctionNames": ["write_file", "glob"]}}}),
+        );
+        let b = out(
+            json!({"hookSpecificOutput": {"toolConfig": {"mode": "ANY", "allowedFunctionNames": ["read_file", "glob"]}}}),
+        );
         let m = merge(HookEvent::BeforeToolSelection, &[&a, &b]);
-        assert_eq!(m.specific("toolConfig"), Some(&json!({"mode": "ANY", "allowedFunctionNames": ["glob", "read_file", "write_file"]})));
+        assert_eq!(
+            m.specific("toolConfig"),
+            Some(
+                &json!({"mode": "ANY", "allowedFunctionNames": ["glob", "read_file", "write_file"]})
+            )
+        );
     }
 
     #[test]
     fn before_model_later_fields_win_but_a_block_sticks() {
-        let a = out(json!({"hookSpecificOutput": {"llm_request": {"config": {"temperature": 0.0}}}}));
-        let b = out(json!({"hookSpecificOutput": {"llm_request": {"config": {"temperature": 1.0}}}}));
+        let a =
+            out(json!({"hookSpecificOutput": {"llm_request": {"config": {"temperature": 0.0}}}}));
+        let b =
+            out(json!({"hookSpecificOutput": {"llm_request": {"config": {"temperature": 1.0}}}}));
         let m = merge(HookEvent::BeforeModel, &[&a, &b]);
-        assert_eq!(m.specific("llm_request"), Some(&json!({"config": {"temperature": 1.0}})));
+        assert_eq!(
+            m.specific("llm_request"),
+            Some(&json!({"config": {"temperature": 1.0}}))
+        );
         let c = out(json!({"decision": "block", "reason": "no model"}));
         let d = out(json!({"decision": "allow", "reason": "fine"}));
         let m = merge(HookEvent::BeforeModel, &[&c, &d]);
@@ -242,7 +269,9 @@ mod tests {
     #[test]
     fn permission_decision_deny_is_not_lost_among_several_hooks() {
         let a = out(json!({"decision": "allow"}));
-        let b = out(json!({"hookSpecificOutput": {"permissionDecision": "deny", "permissionDecisionReason": "claude says no"}}));
+        let b = out(
+            json!({"hookSpecificOutput": {"permissionDecision": "deny", "permissionDecisionReason": "claude says no"}}),
+        );
         let m = merge(HookEvent::BeforeTool, &[&a, &b]);
         assert_eq!(m.decision, Some(Decision::Deny));
         assert_eq!(m.reason.as_deref(), Some("claude says no"));

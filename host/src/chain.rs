@@ -18,7 +18,11 @@ use crate::event::HookEvent;
 use crate::output::HookOutput;
 
 /// Applies `output` to `input` for the next hook; returns whether anything changed.
-pub fn apply_to_input(event: HookEvent, input: &mut Map<String, Value>, output: &HookOutput) -> bool {
+pub fn apply_to_input(
+    event: HookEvent,
+    input: &mut Map<String, Value>,
+    output: &HookOutput,
+) -> bool {
     match event {
         HookEvent::BeforeTool => replace(input, "tool_input", output.specific("tool_input")),
         HookEvent::BeforeModel => merge_into(input, "llm_request", output.specific("llm_request")),
@@ -38,19 +42,24 @@ pub fn apply_to_input(event: HookEvent, input: &mut Map<String, Value>, output: 
             }
             _ => false,
         },
-        HookEvent::BeforeAgent => match output.specific("additionalContext").and_then(Value::as_str) {
-            Some(context) if !context.is_empty() => {
-                let prompt = input.get("prompt").and_then(Value::as_str).unwrap_or_default();
-                let joined = if prompt.is_empty() {
-                    context.to_owned()
-                } else {
-                    format!("{prompt}\n\n{context}")
-                };
-                input.insert("prompt".to_owned(), Value::String(joined));
-                true
+        HookEvent::BeforeAgent => {
+            match output.specific("additionalContext").and_then(Value::as_str) {
+                Some(context) if !context.is_empty() => {
+                    let prompt = input
+                        .get("prompt")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default();
+                    let joined = if prompt.is_empty() {
+                        context.to_owned()
+                    } else {
+                        format!("{prompt}\n\n{context}")
+                    };
+                    input.insert("prompt".to_owned(), Value::String(joined));
+                    true
+                }
+                _ => false,
             }
-            _ => false,
-        },
+        }
         _ => false,
     }
 }
@@ -68,7 +77,9 @@ fn replace(input: &mut Map<String, Value>, key: &str, value: Option<&Value>) -> 
 fn merge_into(input: &mut Map<String, Value>, key: &str, patch: Option<&Value>) -> bool {
     match patch {
         Some(patch @ Value::Object(_)) => {
-            let target = input.entry(key).or_insert_with(|| Value::Object(Map::new()));
+            let target = input
+                .entry(key)
+                .or_insert_with(|| Value::Object(Map::new()));
             deep_merge(target, patch);
             true
         }
@@ -107,22 +118,34 @@ mod tests {
 
     #[test]
     fn before_model_merges_config_deeply() {
-        let mut input = json!({"llm_request": {"model": "m", "config": {"temperature": 1.0, "topK": 3}}});
+        let mut input =
+            json!({"llm_request": {"model": "m", "config": {"temperature": 1.0, "topK": 3}}});
         let input_map = input.as_object_mut().unwrap();
         assert!(apply_to_input(
             HookEvent::BeforeModel,
             input_map,
             &output(json!({"llm_request": {"config": {"temperature": 0.0}}}))
         ));
-        assert_eq!(input["llm_request"], json!({"model": "m", "config": {"temperature": 0.0, "topK": 3}}));
+        assert_eq!(
+            input["llm_request"],
+            json!({"model": "m", "config": {"temperature": 0.0, "topK": 3}})
+        );
     }
 
     #[test]
     fn before_tool_replaces_tool_input_and_before_agent_appends_context() {
         let mut input = json!({"tool_input": {"a": 1, "b": 2}, "prompt": "hi"});
         let map = input.as_object_mut().unwrap();
-        apply_to_input(HookEvent::BeforeTool, map, &output(json!({"tool_input": {"a": 9}})));
-        apply_to_input(HookEvent::BeforeAgent, map, &output(json!({"additionalContext": "ctx"})));
+        apply_to_input(
+            HookEvent::BeforeTool,
+            map,
+            &output(json!({"tool_input": {"a": 9}})),
+        );
+        apply_to_input(
+            HookEvent::BeforeAgent,
+            map,
+            &output(json!({"additionalContext": "ctx"})),
+        );
         assert_eq!(input["tool_input"], json!({"a": 9}));
         assert_eq!(input["prompt"], "hi\n\nctx");
     }

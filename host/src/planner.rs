@@ -136,7 +136,10 @@ impl<H> EventHooks<H> {
 
     /// Plans a fire; `None` (without allocating) when no hook matches.
     pub fn plan(&self, tool_name: Option<&str>) -> Option<Plan<H>> {
-        let first = self.hooks.iter().position(|r| r.matcher.matches(tool_name))?;
+        let first = self
+            .hooks
+            .iter()
+            .position(|r| r.matcher.matches(tool_name))?;
         let mut selected: Vec<&Registered<H>> = Vec::with_capacity(self.hooks.len() - first);
         for registered in &self.hooks[first..] {
             if registered.matcher.matches(tool_name)
@@ -159,7 +162,12 @@ mod tests {
     fn hooks(specs: &[(&str, bool, &str)]) -> EventHooks<String> {
         EventHooks::new(specs.iter().enumerate().map(|(i, (m, seq, key))| {
             let (matcher, _) = Matcher::compile(Some(m));
-            (matcher, *seq, (*key).to_owned(), Arc::new(format!("{i}:{key}")))
+            (
+                matcher,
+                *seq,
+                (*key).to_owned(),
+                Arc::new(format!("{i}:{key}")),
+            )
         }))
     }
 
@@ -170,7 +178,11 @@ mod tests {
 
     #[test]
     fn matchers_are_unanchored_regexes_and_star_matches_all() {
-        let e = hooks(&[("write_.*", false, "a"), ("*", false, "b"), ("file", false, "c")]);
+        let e = hooks(&[
+            ("write_.*", false, "a"),
+            ("*", false, "b"),
+            ("file", false, "c"),
+        ]);
         assert_eq!(names(e.plan(Some("write_file"))), ["0:a", "1:b", "2:c"]);
         assert_eq!(names(e.plan(Some("read_file"))), ["1:b", "2:c"]);
         assert_eq!(names(e.plan(Some("shell"))), ["1:b"]);
@@ -186,7 +198,11 @@ mod tests {
 
     #[test]
     fn duplicates_keep_the_first_instance_and_sequential_is_contagious() {
-        let e = hooks(&[("x", false, "same"), ("", true, "other"), ("", false, "same")]);
+        let e = hooks(&[
+            ("x", false, "same"),
+            ("", true, "other"),
+            ("", false, "same"),
+        ]);
         let plan = e.plan(Some("y")).unwrap();
         assert!(plan.sequential);
         assert_eq!(names(Some(plan)), ["1:other", "2:same"]);

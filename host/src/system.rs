@@ -19,7 +19,10 @@ use crate::output::HookOutput;
 use crate::planner::{EventHooks, Plan};
 use crate::result::AggregatedHookResult;
 use crate::runner::wasm::{EngineOptions, WasmEngine};
-use crate::runner::{DEFAULT_OUTPUT_CAP, Hook, HookExecutionResult, RunContext, Runner};
+use crate::runner::{
+    DEFAULT_OUTPUT_CAP, Hook, HookExecutionResult, HookFailure, RawOutcome, RunContext, Runner,
+    interpret,
+};
 
 /// Builds a [`HookSystem`].
 #[derive(Debug, Clone)]
@@ -88,7 +91,18 @@ impl HookSystemBuilder {
                 .entries
                 .iter()
                 .any(|e| matches!(e.spec.kind, HookKind::Plugin(_)));
-        let engine = needs_engine.then(|| WasmEngine::new(&self.engine));
+        let engine = needs_engine.then(|| {
+            let mut options = self.engine.clone();
+            options.max_memory = settings
+                .entries
+                .iter()
+                .filter_map(|e| match &e.spec.kind {
+                    HookKind::Plugin(p) => Some(p.memory_limit),
+                    HookKind::Command { .. } => None,
+                })
+                .fold(options.max_memory, u64::max);
+            WasmEngine::new(&options)
+        });
         let mut per_event: [Vec<_>; 11] = Default::default();
         for entry in settings.entries {
             let runner = match (&entry.spec.kind, &engine) {
@@ -104,7 +118,7 @@ impl HookSystemBuilder {
                     }
                 },
                 (HookKind::Plugin(_), Some(Err(failure))) => Runner::Broken(failure.clone()),
-                (HookKind::Plugin(_), None) => Runner::Broken(crate::runner::HookFailure::Load(
+                (HookKind::Plugin(_), None) => Runner::Broken(HookFailure::Load(
                     "not loaded: hooks are disabled".to_owned(),
                 )),
             };
@@ -117,10 +131,17 @@ impl HookSystemBuilder {
                 location: entry.location,
                 runner,
             };
-            per_event[entry.event.index()].push((entry.matcher, entry.sequential, key, Arc::new(hook)));
+            per_event[entry.event.index()].push((
+                entry.matcher,
+                entry.sequential,
+                key,
+                Arc::new(hook),
+            ));
         }
         if let Some(Err(failure)) = &engine {
-            diagnostics.push(Diagnostic::error(format!("the Wasm engine is unavailable: {failure}")));
+            diagnostics.push(Diagnostic::error(format!(
+                "the Wasm engine is unavailable: {failure}"
+            )));
         }
         let events = per_event.map(EventHooks::new);
         HookSystem {
@@ -216,11 +237,18 @@ impl HookSystem {
 
     /// Fires `event` from a synchronous caller, on a private single-threaded runtime.
     /// Must not be called from inside an async runtime.
-    pub fn fire_blocking(&self, event: HookEvent, input: Map<String, Value>) -> AggregatedHookResult {
+    pub fn fire_blocking(
+        &self,
+        event: HookEvent,
+        input: Map<String, Value>,
+    ) -> AggregatedHookResult {
         if !self.has_hooks(event, input.get("tool_name").and_then(Value::as_str)) {
             return AggregatedHookResult::empty();
         }
-        match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+        match tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+        {
             Ok(runtime) => runtime.block_on(self.fire(event, input)),
             Err(e) => AggregatedHookResult {
                 errors: vec![format!("cannot start a runtime for the hooks: {e}")],
@@ -240,12 +268,7 @@ impl HookSystem {
         let executions = if plan.sequential {
             self.run_sequential(event, &plan.hooks, &mut input).await
         } else {
-            let bytes: Arc<[u8]> = serialize(&input);
-            let runs = plan.hooks.iter().map(|hook| {
-                let bytes = Arc::clone(&bytes);
-                async move { hook.execute(bytes, &self.ctx).await }
-            });
-            futures::future::join_all(runs).await
+            self.run_parallel(&plan.hooks, serialize(&input)).await
         };
         let mut result = collect(event, executions);
         if plan.sequential {
@@ -253,6 +276,42 @@ impl HookSystem {
         }
         result.total_duration = start.elapsed();
         result
+    }
+
+    /// Runs hooks concurrently. One hook runs inline; several run as tasks so that
+    /// plugins use every core. The tasks are aborted (and their process groups
+    /// killed) if the fire is cancelled.
+    async fn run_parallel(
+        &self,
+        hooks: &[Arc<Hook>],
+        input: Arc<[u8]>,
+    ) -> Vec<HookExecutionResult> {
+        if let [hook] = hooks {
+            return vec![hook.execute(input, &self.ctx).await];
+        }
+        let mut tasks = tokio::task::JoinSet::new();
+        for (i, hook) in hooks.iter().enumerate() {
+            let (hook, ctx, input) = (Arc::clone(hook), Arc::clone(&self.ctx), Arc::clone(&input));
+            tasks.spawn(async move { (i, hook.execute(input, &ctx).await) });
+        }
+        let mut done: Vec<Option<HookExecutionResult>> = vec![None; hooks.len()];
+        while let Some(joined) = tasks.join_next().await {
+            if let Ok((i, execution)) = joined {
+                done[i] = Some(execution);
+            }
+        }
+        hooks
+            .iter()
+            .zip(done)
+            .map(|(hook, execution)| {
+                execution.unwrap_or_else(|| {
+                    interpret(
+                        hook,
+                        RawOutcome::failed(HookFailure::Trap("the hook's task panicked".into())),
+                    )
+                })
+            })
+            .collect()
     }
 
     async fn run_sequential(
@@ -283,8 +342,12 @@ impl HookSystem {
             }
         };
         add("session_id", &|| Value::from(self.session_id.as_str()));
-        add("transcript_path", &|| Value::from(self.transcript_path.as_str()));
-        add("cwd", &|| Value::from(self.ctx.project_dir.to_string_lossy()));
+        add("transcript_path", &|| {
+            Value::from(self.transcript_path.as_str())
+        });
+        add("cwd", &|| {
+            Value::from(self.ctx.project_dir.to_string_lossy())
+        });
         add("hook_event_name", &|| Value::from(event.as_str()));
         add("timestamp", &|| {
             Value::from(humantime::format_rfc3339_millis(SystemTime::now()).to_string())
@@ -307,7 +370,10 @@ fn collect(event: HookEvent, executions: Vec<HookExecutionResult>) -> Aggregated
             tracing::info!(hook = %execution.hook_name, "stderr: {}", execution.stderr.trim());
         }
     }
-    let outputs: Vec<&HookOutput> = executions.iter().filter_map(|e| e.output.as_ref()).collect();
+    let outputs: Vec<&HookOutput> = executions
+        .iter()
+        .filter_map(|e| e.output.as_ref())
+        .collect();
     result.final_output = aggregate::merge(event, &outputs);
     result.all_outputs = outputs.into_iter().cloned().collect();
     result.executions = executions;

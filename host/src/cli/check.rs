@@ -64,7 +64,10 @@ fn report(system: &HookSystem, enabled: bool) -> ExitCode {
                 hook.location,
             );
             if duplicate {
-                println!("        duplicate of an earlier hook (same {}); not run", dedup_what(&hook.spec.kind));
+                println!(
+                    "        duplicate of an earlier hook (same {}); not run",
+                    dedup_what(&hook.spec.kind)
+                );
             }
             if let Some(description) = &hook.spec.description {
                 println!("        {description}");
@@ -77,7 +80,11 @@ fn report(system: &HookSystem, enabled: bool) -> ExitCode {
                         p.path.display(),
                         p.fuel,
                         p.memory_limit,
-                        if p.sha256.is_some() { "pinned" } else { "not pinned" }
+                        if p.sha256.is_some() {
+                            "pinned"
+                        } else {
+                            "not pinned"
+                        }
                     );
                     if let Runner::Broken(failure) = runner {
                         println!("        NOT RUNNABLE: {failure}");

@@ -46,7 +46,11 @@ fn read_input() -> anyhow::Result<Map<String, Value>> {
     }
 }
 
-fn fire(event: HookEvent, settings: &SettingsArgs, input: Map<String, Value>) -> anyhow::Result<bool> {
+fn fire(
+    event: HookEvent,
+    settings: &SettingsArgs,
+    input: Map<String, Value>,
+) -> anyhow::Result<bool> {
     let system = settings.builder().build();
     let load_errors: Vec<String> = system
         .diagnostics()

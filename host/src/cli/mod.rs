@@ -14,7 +14,11 @@ use hookhost::{HookEvent, HookSystem, HookSystemBuilder};
 pub const LOG_ENV: &str = "HOOKHOST_LOG";
 
 #[derive(Debug, Parser)]
-#[command(name = "hookhost", version, about = "Run AI coding agents' hooks: shell commands and sandboxed WASI plugins")]
+#[command(
+    name = "hookhost",
+    version,
+    about = "Run AI coding agents' hooks: shell commands and sandboxed WASI plugins"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -71,7 +75,11 @@ pub fn main() -> ExitCode {
         Err(e) => {
             let usage_error = e.use_stderr();
             let _ = e.print();
-            return if usage_error { ExitCode::from(1) } else { ExitCode::SUCCESS };
+            return if usage_error {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            };
         }
     };
     match cli.command {
@@ -92,5 +100,7 @@ fn init_logging() {
 
 /// A multi-threaded runtime for the hooks.
 pub fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
-    Ok(tokio::runtime::Builder::new_multi_thread().enable_all().build()?)
+    Ok(tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?)
 }

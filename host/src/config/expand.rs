@@ -18,8 +18,11 @@ pub struct ExpandVars<'a> {
 }
 
 /// The variables every hook sees whose value is the project dir (seeds/001 §7.6).
-pub const PROJECT_DIR_VARS: [&str; 3] =
-    ["LLXPRT_PROJECT_DIR", "GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"];
+pub const PROJECT_DIR_VARS: [&str; 3] = [
+    "LLXPRT_PROJECT_DIR",
+    "GEMINI_PROJECT_DIR",
+    "CLAUDE_PROJECT_DIR",
+];
 
 impl ExpandVars<'_> {
     /// Expands variables and a leading `~`; unknown variables stay as written.
@@ -46,9 +49,7 @@ impl ExpandVars<'_> {
             return Some(self.project_dir.to_string_lossy().into_owned());
         }
         if name == "extensionPath" {
-            return self
-                .extension_dir
-                .map(|d| d.to_string_lossy().into_owned());
+            return self.extension_dir.map(|d| d.to_string_lossy().into_owned());
         }
         std::env::var(name).ok()
     }

@@ -99,9 +99,9 @@ pub fn parse_settings(
             return parsed;
         }
         Err(e) => {
-            parsed.diagnostics.push(Diagnostic::error(format!(
-                "{source}: not valid JSON: {e}"
-            )));
+            parsed
+                .diagnostics
+                .push(Diagnostic::error(format!("{source}: not valid JSON: {e}")));
             return parsed;
         }
     };
@@ -299,7 +299,10 @@ impl Walker<'_> {
         let Value::Object(hook) = hook else {
             self.error(
                 at,
-                format!("expected a hook object, got {}; the hook is skipped", show(hook)),
+                format!(
+                    "expected a hook object, got {}; the hook is skipped",
+                    show(hook)
+                ),
             );
             return None;
         };
@@ -406,7 +409,10 @@ impl Walker<'_> {
                 None
             }
             None => {
-                self.error(&format!("{at}.command"), "missing (required for a command hook)");
+                self.error(
+                    &format!("{at}.command"),
+                    "missing (required for a command hook)",
+                );
                 None
             }
         }
@@ -424,7 +430,10 @@ impl Walker<'_> {
                 None
             }
             None => {
-                self.error(&format!("{at}.path"), "missing (required for a plugin hook)");
+                self.error(
+                    &format!("{at}.path"),
+                    "missing (required for a plugin hook)",
+                );
                 None
             }
         };
@@ -435,7 +444,10 @@ impl Walker<'_> {
                 None => {
                     self.error(
                         &format!("{at}.sha256"),
-                        format!("expected 64 hexadecimal digits, got {}", show(&Value::String(s.clone()))),
+                        format!(
+                            "expected 64 hexadecimal digits, got {}",
+                            show(&Value::String(s.clone()))
+                        ),
                     );
                     ok = false;
                     None
@@ -476,7 +488,11 @@ impl Walker<'_> {
         if path.is_absolute() {
             expanded.into_owned()
         } else {
-            self.source.base_dir.join(path).to_string_lossy().into_owned()
+            self.source
+                .base_dir
+                .join(path)
+                .to_string_lossy()
+                .into_owned()
         }
     }
 
@@ -618,7 +634,10 @@ impl Walker<'_> {
             Some(other) => {
                 self.error(
                     &format!("{at}.preopens"),
-                    format!("expected an array of {{host, guest, writable}}, got {}", show(other)),
+                    format!(
+                        "expected an array of {{host, guest, writable}}, got {}",
+                        show(other)
+                    ),
                 );
                 *ok = false;
                 return Vec::new();

@@ -35,7 +35,8 @@ impl Captured {
     pub fn push(&mut self, chunk: &[u8], cap: usize) {
         self.total += chunk.len() as u64;
         let room = cap.saturating_sub(self.bytes.len());
-        self.bytes.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        self.bytes
+            .extend_from_slice(&chunk[..chunk.len().min(room)]);
     }
 }
 

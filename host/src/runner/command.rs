@@ -115,7 +115,11 @@ async fn wait<F: Future<Output = ((), (), ())>>(
     };
     match exited {
         Some(Ok(status)) => {
-            if !io_done && tokio::time::timeout(DRAIN_GRACE, io.as_mut()).await.is_err() {
+            if !io_done
+                && tokio::time::timeout(DRAIN_GRACE, io.as_mut())
+                    .await
+                    .is_err()
+            {
                 // Something the hook started still holds its pipes.
                 group.kill(Signal::KILL);
             }

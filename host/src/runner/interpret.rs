@@ -87,8 +87,8 @@ pub fn interpret(hook: &Hook, raw: RawOutcome) -> HookExecutionResult {
         Status::Exited(2) => {
             result.exit_code = Some(2);
             // Plain text on stdout is not an answer here: the reason comes from stderr.
-            let mut output = parse_json_object(&result.stdout, &who, &mut result.warnings)
-                .unwrap_or_default();
+            let mut output =
+                parse_json_object(&result.stdout, &who, &mut result.warnings).unwrap_or_default();
             if !output.is_block() {
                 output.decision = Some(Decision::Block);
             }
@@ -106,7 +106,11 @@ pub fn interpret(hook: &Hook, raw: RawOutcome) -> HookExecutionResult {
         }
         Status::Exited(code) => {
             result.exit_code = Some(code);
-            fail(&mut result, hook, super::HookFailure::ExitCode { code }.to_string());
+            fail(
+                &mut result,
+                hook,
+                super::HookFailure::ExitCode { code }.to_string(),
+            );
         }
         Status::Failed(failure) => fail(&mut result, hook, failure.to_string()),
     }

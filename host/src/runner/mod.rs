@@ -116,9 +116,7 @@ impl Hook {
     /// Runs the hook once with `input` on stdin.
     pub async fn run(&self, input: Arc<[u8]>, ctx: &RunContext) -> RawOutcome {
         match &self.runner {
-            Runner::Command(command) => {
-                run_command(command, self.spec.timeout, &input, ctx).await
-            }
+            Runner::Command(command) => run_command(command, self.spec.timeout, &input, ctx).await,
             Runner::Plugin(plugin) => plugin.run(input, self.spec.timeout, ctx).await,
             Runner::Broken(failure) => RawOutcome::failed(failure.clone()),
         }

@@ -1,0 +1,181 @@
+//! The one wasmtime [`Engine`] of a hook system: its configuration, the pooling
+//! allocator, the epoch ticker, and the linkers.
+//!
+//! * **Fuel** is on for every store (the per-call budget is the hook's `fuel`).
+//! * **Epochs** tick every [`EPOCH_TICK`] on a thread that holds the engine weakly
+//!   (it ends when the engine is dropped). Each store yields to the async executor at
+//!   every tick, so the `tokio::time::timeout` around a call can fire even while the
+//!   guest spins; a guest blocked in a host call (sleeping in `wasi:clocks`) is a
+//!   pending future that the timeout simply drops. An epoch deadline alone would not
+//!   interrupt that sleep.
+//! * **Pooling**: instances come from pre-reserved slots, so instantiation makes no
+//!   syscalls. The pool is sized to real concurrency ([`EngineOptions::slots`],
+//!   default 32) with linear memories reserved at the largest configured
+//!   `memoryLimit` — not wasmtime's default of 1000 slots × 4 GiB, which fails under
+//!   `ulimit -v`. If the pooled engine cannot be created, an on-demand engine is used.
+//!   A semaphore with one permit per slot queues calls instead of failing them when
+//!   the pool is full.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::Semaphore;
+use wasmtime::{Config, Engine, InstanceAllocationStrategy, OptLevel, PoolingAllocationConfig};
+
+use super::cache::{CompileCache, default_dir};
+use super::linker::{component_linker, module_linker};
+use super::sandbox::{ComponentState, ModuleState};
+
+/// How often the epoch advances; the granularity of deadline checks for a spinning
+/// guest.
+pub const EPOCH_TICK: Duration = Duration::from_millis(5);
+/// Default number of plugin calls that may be in flight at once (pool slots).
+pub const DEFAULT_SLOTS: u32 = 32;
+/// Memory kept resident between uses of a pool slot, so a reused slot needs no
+/// page faults for a typical small guest.
+pub const KEEP_RESIDENT: usize = 4 * 1024 * 1024;
+
+/// Options of the Wasm engine.
+#[derive(Debug, Clone)]
+pub struct EngineOptions {
+    /// Use the pooling allocator (default true; `HOOKHOST_POOLING=0` turns it off).
+    pub pooling: bool,
+    /// Concurrent plugin calls (pool slots).
+    pub slots: u32,
+    /// The compile cache dir; `None` disables the cache (`HOOKHOST_CACHE_DIR`
+    /// overrides the default, `HOOKHOST_CACHE_DIR=` empty disables it).
+    pub cache_dir: Option<std::path::PathBuf>,
+    /// The largest linear memory any plugin may have, in bytes; the pool reserves
+    /// this much address space per memory slot. Set by the hook system from the
+    /// plugins' `memoryLimit`s.
+    pub max_memory: u64,
+}
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        let cache_dir = match std::env::var_os("HOOKHOST_CACHE_DIR") {
+            Some(dir) if dir.is_empty() => None,
+            Some(dir) => Some(dir.into()),
+            None => default_dir(),
+        };
+        EngineOptions {
+            pooling: std::env::var("HOOKHOST_POOLING").map_or(true, |v| v != "0"),
+            slots: DEFAULT_SLOTS,
+            cache_dir,
+            max_memory: crate::config::DEFAULT_MEMORY_LIMIT,
+        }
+    }
+}
+
+/// The engine and what is shared by every plugin of a hook system.
+pub struct Shared {
+    /// The engine.
+    pub engine: Engine,
+    /// Whether the pooling allocator is in use.
+    pub pooled: bool,
+    /// Permits for concurrent calls.
+    pub slots: Arc<Semaphore>,
+    /// Linker for components.
+    pub component_linker: wasmtime::component::Linker<ComponentState>,
+    /// Linker for preview-1 modules.
+    pub module_linker: wasmtime::Linker<ModuleState>,
+    /// The compile cache, if enabled.
+    pub cache: Option<CompileCache>,
+}
+
+impl std::fmt::Debug for Shared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Shared")
+            .field("pooled", &self.pooled)
+            .field("cache", &self.cache)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Shared {
+    /// Creates the engine (pooled if possible), linkers and ticker.
+    pub fn new(options: &EngineOptions) -> Result<Shared, String> {
+        let max_memory = round_up_to_page(options.max_memory.max(1 << 20));
+        let pooled = options
+            .pooling
+            .then(|| Engine::new(&config(max_memory, Some(options.slots))).ok())
+            .flatten();
+        let (engine, pooled) = match pooled {
+            Some(engine) => (engine, true),
+            None => (
+                Engine::new(&config(max_memory, None))
+                    .map_err(|e| format!("cannot create the Wasm engine: {e}"))?,
+                false,
+            ),
+        };
+        let component_linker =
+            component_linker(&engine).map_err(|e| format!("cannot link WASI: {e}"))?;
+        let module_linker = module_linker(&engine).map_err(|e| format!("cannot link WASI: {e}"))?;
+        spawn_ticker(&engine);
+        Ok(Shared {
+            cache: options
+                .cache_dir
+                .clone()
+                .map(|dir| CompileCache::new(dir, &engine)),
+            slots: Arc::new(Semaphore::new(options.slots.max(1) as usize)),
+            engine,
+            pooled,
+            component_linker,
+            module_linker,
+        })
+    }
+}
+
+fn round_up_to_page(bytes: u64) -> u64 {
+    const PAGE: u64 = 64 * 1024;
+    bytes.div_ceil(PAGE).saturating_mul(PAGE)
+}
+
+fn config(max_memory: u64, pool_slots: Option<u32>) -> Config {
+    let mut config = Config::new();
+    config
+        .consume_fuel(true)
+        .epoch_interruption(true)
+        .cranelift_opt_level(OptLevel::Speed)
+        // Reserve only what the largest plugin may use; bounds checks are explicit
+        // then, which costs little and keeps virtual memory small.
+        .memory_reservation(max_memory)
+        .memory_reservation_for_growth(0)
+        .memory_guard_size(64 * 1024)
+        // Errors on the exit path must not capture host backtraces
+        // (RUST_BACKTRACE=1 would add microseconds to every call).
+        .wasm_backtrace_details(wasmtime::WasmBacktraceDetails::Disable);
+    if let Some(slots) = pool_slots {
+        let mut pool = PoolingAllocationConfig::new();
+        let memory = usize::try_from(max_memory).unwrap_or(usize::MAX);
+        pool.total_component_instances(slots)
+            .total_core_instances(slots.saturating_mul(16))
+            .total_memories(slots.saturating_mul(2))
+            .total_tables(slots.saturating_mul(4))
+            .total_stacks(slots)
+            .max_memory_size(memory)
+            .max_memories_per_component(4)
+            .max_tables_per_component(8)
+            .linear_memory_keep_resident(KEEP_RESIDENT)
+            .table_keep_resident(64 * 1024);
+        config.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
+    }
+    config
+}
+
+/// Advances the engine's epoch until the engine is gone.
+fn spawn_ticker(engine: &Engine) {
+    let weak = engine.weak();
+    let spawned = std::thread::Builder::new()
+        .name("hookhost-epoch".to_owned())
+        .spawn(move || {
+            while let Some(engine) = weak.upgrade() {
+                engine.increment_epoch();
+                drop(engine);
+                std::thread::sleep(EPOCH_TICK);
+            }
+        });
+    if let Err(e) = spawned {
+        tracing::warn!("cannot start the epoch ticker ({e}); plugin deadlines rely on timers only");
+    }
+}

@@ -1,0 +1,98 @@
+//! The guest's world: exactly the capabilities CONTRACT §2 grants, nothing ambient.
+//!
+//! A guest gets stdin (the event JSON, then EOF), a capped stdout and stderr, the
+//! three project-dir variables plus the hook's `env`, the program name plus the
+//! hook's `args`, real clocks and randomness, and the hook's `preopens` — read-only
+//! unless `writable`. wasmtime-wasi opens preopens through cap-std, so `..` and
+//! symlinks cannot leave them. It gets no inherited environment, arguments, files or
+//! network: the socket interfaces are not even linked (see [`super::linker`]).
+
+use std::sync::Arc;
+
+use bytes::Bytes;
+use wasmtime::component::ResourceTable;
+use wasmtime_wasi::p1::WasiP1Ctx;
+use wasmtime_wasi::p2::pipe::MemoryInputPipe;
+use wasmtime_wasi::{FsPerms, WasiCtx, WasiCtxBuilder, WasiCtxView, WasiView};
+
+use super::limits::Limiter;
+use super::pipe::CappedPipe;
+use crate::config::PluginConfig;
+
+/// The store data of a component call.
+pub struct ComponentState {
+    /// The WASI context.
+    pub wasi: WasiCtx,
+    /// Resources handed to the guest.
+    pub table: ResourceTable,
+    /// Memory and table limits.
+    pub limiter: Limiter,
+}
+
+impl WasiView for ComponentState {
+    fn ctx(&mut self) -> WasiCtxView<'_> {
+        WasiCtxView {
+            ctx: &mut self.wasi,
+            table: &mut self.table,
+        }
+    }
+}
+
+/// The store data of a preview-1 module call.
+pub struct ModuleState {
+    /// The WASI preview-1 context.
+    pub wasi: WasiP1Ctx,
+    /// Memory and table limits.
+    pub limiter: Limiter,
+}
+
+/// The guest's stdout and stderr, readable after the call.
+pub struct Stdio {
+    /// The guest's stdout.
+    pub stdout: CappedPipe,
+    /// The guest's stderr.
+    pub stderr: CappedPipe,
+}
+
+/// Builds the WASI context of one call.
+pub fn context(
+    config: &PluginConfig,
+    program: &str,
+    project_env: &[(String, String)],
+    input: Arc<[u8]>,
+    output_cap: usize,
+) -> Result<(WasiCtxBuilder, Stdio), String> {
+    let stdio = Stdio {
+        stdout: CappedPipe::new(output_cap),
+        stderr: CappedPipe::new(output_cap),
+    };
+    let mut builder = WasiCtxBuilder::new();
+    builder
+        .stdin(MemoryInputPipe::new(Bytes::from_owner(input)))
+        .stdout(stdio.stdout.clone())
+        .stderr(stdio.stderr.clone())
+        .envs(project_env)
+        .envs(&config.env)
+        .arg(program)
+        .args(&config.args)
+        .allow_tcp(false)
+        .allow_udp(false)
+        .allow_ip_name_lookup(false);
+    for preopen in &config.preopens {
+        let perms = if preopen.writable {
+            FsPerms::ReadWrite
+        } else {
+            FsPerms::ReadOnly
+        };
+        builder
+            .preopened_dir(&preopen.host, &preopen.guest, perms)
+            .map_err(|e| {
+                format!(
+                    "cannot preopen {} as {}: {e}",
+                    preopen.host.display(),
+                    preopen.guest
+                )
+            })?;
+    }
+    Ok((builder, stdio))
+}
