@@ -51,18 +51,17 @@ impl Strategy {
 
 /// Merges outputs given in plan order.
 pub fn merge(event: HookEvent, outputs: &[&HookOutput]) -> HookOutput {
-    match outputs {
-        [] => HookOutput::default(),
+    let strategy = Strategy::of(event);
+    let mut merged = match outputs {
+        [] => return HookOutput::default(),
         [single] => normalized(single),
-        _ => {
-            let strategy = Strategy::of(event);
-            let mut merged = merge_common(outputs, strategy);
-            if strategy == Strategy::ToolSelectionUnion {
-                merge_tool_config(outputs, &mut merged);
-            }
-            merged
-        }
+        _ => merge_common(outputs, strategy),
+    };
+    if strategy == Strategy::ToolSelectionUnion {
+        // Also for a single hook: the list is sorted and NONE empties it.
+        merge_tool_config(outputs, &mut merged);
     }
+    merged
 }
 
 /// A single output, with its compatibility decision made explicit.

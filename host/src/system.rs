@@ -108,7 +108,18 @@ impl HookSystemBuilder {
             let runner = match (&entry.spec.kind, &engine) {
                 (HookKind::Command { command }, _) => Runner::Command(command.clone()),
                 (HookKind::Plugin(config), Some(Ok(engine))) => match engine.load(config) {
-                    Ok(plugin) => Runner::Plugin(plugin),
+                    Ok(plugin) => {
+                        if !plugin.ungranted_imports().is_empty() {
+                            diagnostics.push(Diagnostic::warning(format!(
+                                "{}: {}: {} imports {}, which hookhost denies (every call fails)",
+                                entry.source,
+                                entry.location,
+                                config.path.display(),
+                                plugin.ungranted_imports().join(", ")
+                            )));
+                        }
+                        Runner::Plugin(plugin)
+                    }
                     Err(failure) => {
                         diagnostics.push(Diagnostic::error(format!(
                             "{}: {}: {failure}",

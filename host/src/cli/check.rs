@@ -1,6 +1,8 @@
 //! `hookhost check`: validate settings, load plugins, list hooks in execution order.
 
 use std::collections::HashSet;
+use std::fmt::Write as _;
+use std::io::Write as _;
 use std::process::ExitCode;
 
 use hookhost::config::{HookKind, Severity};
@@ -16,7 +18,16 @@ pub fn run(settings: &SettingsArgs) -> ExitCode {
     report(&system, configured)
 }
 
+/// `writeln!` into the report; writing to a `String` cannot fail.
+macro_rules! say {
+    ($out:expr, $($arg:tt)*) => {
+        { let _ = writeln!($out, $($arg)*); }
+    };
+}
+
 fn report(system: &HookSystem, enabled: bool) -> ExitCode {
+    // Built whole, written once: a closed stdout (`| head`) must not panic.
+    let mut out = String::new();
     let mut errors = 0;
     for d in system.diagnostics() {
         if d.severity == Severity::Error {
@@ -24,22 +35,23 @@ fn report(system: &HookSystem, enabled: bool) -> ExitCode {
         }
         eprintln!("{d}");
     }
-    println!(
+    say!(
+        out,
         "hooks are {} (tools.enableHooks)",
         if enabled { "enabled" } else { "disabled" }
     );
     if system.sources().is_empty() {
-        println!("no settings files found");
+        say!(out, "no settings files found");
     }
     for source in system.sources() {
-        println!("read {}", source.label);
+        say!(out, "read {}", source.label);
     }
     for event in HookEvent::ALL {
         let hooks: Vec<_> = system.hooks(event).collect();
         if hooks.is_empty() {
             continue;
         }
-        println!("\n{event}:");
+        say!(out, "\n{event}:");
         let mut seen = HashSet::new();
         let mut n = 0;
         for hook in hooks {
@@ -55,7 +67,8 @@ fn report(system: &HookSystem, enabled: bool) -> ExitCode {
                 n += 1;
                 format!("{n:4}")
             };
-            println!(
+            say!(
+                out,
                 "{marker}. {} [{}]{matcher}  timeout {} ms  from {} {}",
                 hook.spec.name,
                 hook.spec.type_name(),
@@ -64,18 +77,20 @@ fn report(system: &HookSystem, enabled: bool) -> ExitCode {
                 hook.location,
             );
             if duplicate {
-                println!(
+                say!(
+                    out,
                     "        duplicate of an earlier hook (same {}); not run",
                     dedup_what(&hook.spec.kind)
                 );
             }
             if let Some(description) = &hook.spec.description {
-                println!("        {description}");
+                say!(out, "        {description}");
             }
             match (&hook.spec.kind, &hook.runner) {
-                (HookKind::Command { command }, _) => println!("        command: {command}"),
+                (HookKind::Command { command }, _) => say!(out, "        command: {command}"),
                 (HookKind::Plugin(p), runner) => {
-                    println!(
+                    say!(
+                        out,
                         "        path: {}  fuel {}  memoryLimit {} bytes  sha256 {}",
                         p.path.display(),
                         p.fuel,
@@ -87,12 +102,13 @@ fn report(system: &HookSystem, enabled: bool) -> ExitCode {
                         }
                     );
                     if let Runner::Broken(failure) = runner {
-                        println!("        NOT RUNNABLE: {failure}");
+                        say!(out, "        NOT RUNNABLE: {failure}");
                     }
                 }
             }
         }
     }
+    let _ = std::io::stdout().write_all(out.as_bytes());
     if errors > 0 {
         eprintln!("{errors} error(s)");
         ExitCode::from(1)

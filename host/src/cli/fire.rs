@@ -22,11 +22,9 @@ pub fn run(event: HookEvent, settings: &SettingsArgs) -> ExitCode {
         Err(e) => {
             // Infrastructure errors fail open (seeds/001 §9), like a failed hook.
             eprintln!("hookhost: {e:#}");
-            println!(
-                "{}",
-                serde_json::json!({"success": false, "finalOutput": {}, "allOutputs": [],
-                    "errors": [format!("{e:#}")], "totalDuration": 0})
-            );
+            let fallback = serde_json::json!({"success": false, "finalOutput": {},
+                "allOutputs": [], "errors": [format!("{e:#}")], "totalDuration": 0});
+            let _ = writeln!(std::io::stdout(), "{fallback}");
             ExitCode::SUCCESS
         }
     }

@@ -144,7 +144,8 @@ fn config(max_memory: u64, pool_slots: Option<u32>) -> Config {
         .memory_guard_size(64 * 1024)
         // Errors on the exit path must not capture host backtraces
         // (RUST_BACKTRACE=1 would add microseconds to every call).
-        .wasm_backtrace_details(wasmtime::WasmBacktraceDetails::Disable);
+        .wasm_backtrace_details(wasmtime::WasmBacktraceDetails::Disable)
+        .wasm_backtrace_max_frames(None);
     if let Some(slots) = pool_slots {
         let mut pool = PoolingAllocationConfig::new();
         let memory = usize::try_from(max_memory).unwrap_or(usize::MAX);

@@ -1,62 +1,46 @@
-//! The imports hookhost grants, linked once per engine (the `hookhost:plugin/hook`
-//! world in `wit/`).
+//! The imports hookhost links, once per engine (the `hookhost:plugin/hook` world in
+//! `wit/` lists what a plugin may rely on).
 //!
 //! Components get wasi:io, wasi:clocks, wasi:random, wasi:cli (environment, exit —
-//! including `exit-with-code` —, stdio, terminal queries) and wasi:filesystem. The
-//! wasi:sockets interfaces are deliberately *not* linked: a component that imports
-//! them fails to load with a message naming the import, before any of its code runs.
+//! including `exit-with-code` —, stdio, terminal queries) and wasi:filesystem, all
+//! backed by the sandbox of [`super::sandbox`].
+//!
+//! wasi:sockets is linked too, but in deny-all mode: the guest's context allows no
+//! TCP, no UDP, no name lookup and no address (every address check answers "no"),
+//! so every socket call fails with an error the guest can handle (e.g. Rust's
+//! `TcpStream::connect` returns `Err`). It is linked at all because toolchains such
+//! as componentize-py import wasi:sockets whether or not the code uses it; refusing
+//! such components would refuse every Python hook. `hookhost check` warns when a
+//! plugin imports an interface outside [`GRANTED_IMPORTS`].
+//!
 //! Preview-1 modules get the whole `wasi_snapshot_preview1` module; its socket
 //! functions only work on sockets handed in as preopens, and hookhost hands in none.
 
 use wasmtime::Engine;
-use wasmtime::component::{HasData, Linker as ComponentLinker, ResourceTable};
-use wasmtime_wasi::WasiView;
-use wasmtime_wasi::cli::{WasiCli, WasiCliView};
-use wasmtime_wasi::clocks::{WasiClocks, WasiClocksView};
-use wasmtime_wasi::filesystem::{WasiFilesystem, WasiFilesystemView};
-use wasmtime_wasi::p2::bindings::{cli, clocks, filesystem, random};
-use wasmtime_wasi::random::WasiRandom;
+use wasmtime::component::Linker as ComponentLinker;
 
 use super::sandbox::{ComponentState, ModuleState};
 
-/// Interface-name prefixes a component may not import.
-pub const DENIED_IMPORTS: [&str; 1] = ["wasi:sockets/"];
+/// Interface-name prefixes of the imports that do something for a plugin.
+pub const GRANTED_IMPORTS: [&str; 5] = [
+    "wasi:io/",
+    "wasi:clocks/",
+    "wasi:random/",
+    "wasi:cli/",
+    "wasi:filesystem/",
+];
 
-struct Io;
-
-impl HasData for Io {
-    type Data<'a> = &'a mut ResourceTable;
+/// Whether a component import is one hookhost grants (rather than denies or lacks).
+pub fn is_granted(import: &str) -> bool {
+    GRANTED_IMPORTS
+        .iter()
+        .any(|prefix| import.starts_with(prefix))
 }
 
-fn table(state: &mut ComponentState) -> &mut ResourceTable {
-    state.ctx().table
-}
-
-/// The component linker with exactly the granted interfaces.
+/// The component linker: all of WASI 0.2, network denied by the context.
 pub fn component_linker(engine: &Engine) -> wasmtime::Result<ComponentLinker<ComponentState>> {
-    type T = ComponentState;
-    let mut linker = ComponentLinker::<T>::new(engine);
-    let l = &mut linker;
-    wasmtime_wasi_io::bindings::wasi::io::error::add_to_linker::<T, Io>(l, table)?;
-    wasmtime_wasi_io::bindings::wasi::io::poll::add_to_linker::<T, Io>(l, table)?;
-    wasmtime_wasi_io::bindings::wasi::io::streams::add_to_linker::<T, Io>(l, table)?;
-    clocks::wall_clock::add_to_linker::<T, WasiClocks>(l, T::clocks)?;
-    clocks::monotonic_clock::add_to_linker::<T, WasiClocks>(l, T::clocks)?;
-    filesystem::types::add_to_linker::<T, WasiFilesystem>(l, T::filesystem)?;
-    filesystem::preopens::add_to_linker::<T, WasiFilesystem>(l, T::filesystem)?;
-    random::random::add_to_linker::<T, WasiRandom>(l, |t| t.wasi.random())?;
-    random::insecure::add_to_linker::<T, WasiRandom>(l, |t| t.wasi.random())?;
-    random::insecure_seed::add_to_linker::<T, WasiRandom>(l, |t| t.wasi.random())?;
-    cli::exit::add_to_linker::<T, WasiCli>(l, T::cli)?;
-    cli::environment::add_to_linker::<T, WasiCli>(l, T::cli)?;
-    cli::stdin::add_to_linker::<T, WasiCli>(l, T::cli)?;
-    cli::stdout::add_to_linker::<T, WasiCli>(l, T::cli)?;
-    cli::stderr::add_to_linker::<T, WasiCli>(l, T::cli)?;
-    cli::terminal_input::add_to_linker::<T, WasiCli>(l, T::cli)?;
-    cli::terminal_output::add_to_linker::<T, WasiCli>(l, T::cli)?;
-    cli::terminal_stdin::add_to_linker::<T, WasiCli>(l, T::cli)?;
-    cli::terminal_stdout::add_to_linker::<T, WasiCli>(l, T::cli)?;
-    cli::terminal_stderr::add_to_linker::<T, WasiCli>(l, T::cli)?;
+    let mut linker = ComponentLinker::new(engine);
+    wasmtime_wasi::p2::add_to_linker_async(&mut linker)?;
     Ok(linker)
 }
 

@@ -22,7 +22,7 @@ use super::cache::CacheStatus;
 use super::detect::{WasmKind, imports};
 use super::engine::Shared;
 use super::limits::Limiter;
-use super::linker::DENIED_IMPORTS;
+use super::linker::is_granted;
 use super::sandbox::{ComponentState, ModuleState, context};
 use crate::config::PluginConfig;
 use crate::runner::{HookFailure, RawOutcome, RunContext, Status};
@@ -42,6 +42,7 @@ pub struct Plugin {
     kind: WasmKind,
     cache: CacheStatus,
     digest: [u8; 32],
+    ungranted: Vec<String>,
     entry: Entry,
     shared: Arc<Shared>,
 }
@@ -82,17 +83,14 @@ impl Plugin {
                 )));
             }
         }
+        let mut ungranted = Vec::new();
         let (entry, cache) = match kind {
             WasmKind::Component => {
-                if let Ok(names) = imports(&bytes)
-                    && let Some(denied) = names
-                        .iter()
-                        .find(|n| DENIED_IMPORTS.iter().any(|d| n.starts_with(d)))
-                {
-                    return Err(load(format!(
-                        "imports {denied}, which hookhost does not grant (plugins have no network)"
-                    )));
-                }
+                ungranted = imports(&bytes)
+                    .map_err(|e| load(format!("invalid component: {e}")))?
+                    .into_iter()
+                    .filter(|name| !is_granted(name))
+                    .collect();
                 let (component, cache) = compile(
                     shared,
                     &bytes,
@@ -113,7 +111,9 @@ impl Plugin {
                 let pre = shared
                     .component_linker
                     .instantiate_pre(&component)
-                    .map_err(|e| load(format!("imports something hookhost does not grant: {e}")))?;
+                    .map_err(|e| {
+                        load(format!("imports something hookhost does not provide: {e}"))
+                    })?;
                 let pre = CommandPre::new(pre).map_err(|e| {
                     load(format!(
                         "does not export wasi:cli/run (build it as a command): {e}"
@@ -161,6 +161,7 @@ impl Plugin {
             kind,
             cache,
             digest,
+            ungranted,
             entry,
             shared: Arc::clone(shared),
         })
@@ -174,6 +175,11 @@ impl Plugin {
     /// What the compile cache did when this plugin was loaded.
     pub fn cache_status(&self) -> CacheStatus {
         self.cache
+    }
+
+    /// Imports outside the granted set (e.g. wasi:sockets, which is denied).
+    pub fn ungranted_imports(&self) -> &[String] {
+        &self.ungranted
     }
 
     /// The SHA-256 of the file.
