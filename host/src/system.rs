@@ -155,6 +155,7 @@ impl HookSystemBuilder {
             )));
         }
         let events = per_event.map(EventHooks::new);
+        let watched = watched_paths(&self.settings, &project_dir, &settings.sources);
         HookSystem {
             enabled,
             enabled_in_settings: settings.enabled,
@@ -164,6 +165,7 @@ impl HookSystemBuilder {
             transcript_path: self.transcript_path,
             diagnostics,
             sources: settings.sources,
+            watched,
         }
     }
 }
@@ -179,6 +181,7 @@ pub struct HookSystem {
     transcript_path: String,
     diagnostics: Vec<Diagnostic>,
     sources: Vec<Arc<SettingsSource>>,
+    watched: Vec<PathBuf>,
 }
 
 impl HookSystem {
@@ -213,6 +216,13 @@ impl HookSystem {
     /// The settings files that were read.
     pub fn sources(&self) -> &[Arc<SettingsSource>] {
         &self.sources
+    }
+
+    /// Files and directories whose change means the settings may have changed:
+    /// every settings file read, the discovery locations that do not exist yet, and
+    /// the extension directories (seeds/001 §7.8: re-initialise on change).
+    pub fn watched_paths(&self) -> &[PathBuf] {
+        &self.watched
     }
 
     /// The project dir.
@@ -404,6 +414,20 @@ fn carry_chained_fields(event: HookEvent, input: &Map<String, Value>, output: &m
     {
         output.set_specific(key, value.clone());
     }
+}
+
+fn watched_paths(
+    location: &SettingsLocation,
+    project_dir: &Path,
+    sources: &[Arc<SettingsSource>],
+) -> Vec<PathBuf> {
+    let mut paths: Vec<PathBuf> = sources.iter().map(|s| s.path.clone()).collect();
+    if *location == SettingsLocation::Discover {
+        paths.extend(crate::config::discovery_locations(project_dir));
+    }
+    paths.sort();
+    paths.dedup();
+    paths
 }
 
 fn serialize(input: &Map<String, Value>) -> Arc<[u8]> {

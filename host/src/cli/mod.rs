@@ -3,6 +3,8 @@
 
 mod check;
 mod fire;
+mod inspect;
+mod serve;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -41,6 +43,26 @@ enum Command {
     Check {
         #[command(flatten)]
         settings: SettingsArgs,
+    },
+    /// Serve fires over JSON Lines on stdin/stdout (the MessageBus request/response
+    /// contract), keeping plugins compiled; settings reload when their files change.
+    Serve {
+        #[command(flatten)]
+        settings: SettingsArgs,
+    },
+    /// Plugin tools.
+    Plugin {
+        #[command(subcommand)]
+        command: PluginCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum PluginCommand {
+    /// Show what a .wasm file is, what it imports, and whether hookhost can run it.
+    Inspect {
+        /// The .wasm file.
+        file: PathBuf,
     },
 }
 
@@ -85,6 +107,18 @@ pub fn main() -> ExitCode {
     match cli.command {
         Command::Fire { event, settings } => fire::run(event, &settings),
         Command::Check { settings } => check::run(&settings),
+        Command::Serve { settings } => {
+            match runtime().and_then(|rt| rt.block_on(serve::run(settings.builder()))) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("hookhost: {e:#}");
+                    ExitCode::from(1)
+                }
+            }
+        }
+        Command::Plugin {
+            command: PluginCommand::Inspect { file },
+        } => inspect::run(&file),
     }
 }
 

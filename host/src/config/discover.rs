@@ -12,6 +12,27 @@ pub const DEFAULT_SYSTEM_SETTINGS: &str = "/etc/llxprt-code/settings.json";
 /// Extension manifest names, tried in this order inside an extension directory.
 pub const EXTENSION_MANIFESTS: [&str; 2] = ["llxprt-extension.json", "gemini-extension.json"];
 
+/// Every place discovery looks: the three settings files and the two extension
+/// directories, whether they exist or not.
+pub fn discovery_locations(project_dir: &Path) -> Vec<PathBuf> {
+    let mut paths = vec![
+        project_dir.join(".llxprt").join("settings.json"),
+        project_dir.join(".llxprt").join("extensions"),
+        system_settings_path(),
+    ];
+    if let Some(home) = dirs::home_dir() {
+        paths.push(home.join(".llxprt").join("settings.json"));
+        paths.push(home.join(".llxprt").join("extensions"));
+    }
+    paths
+}
+
+fn system_settings_path() -> PathBuf {
+    std::env::var_os(SYSTEM_SETTINGS_ENV)
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(DEFAULT_SYSTEM_SETTINGS))
+}
+
 /// Finds the settings files that exist, highest priority first: project, user,
 /// system, then extensions (project extensions before user ones, each by name).
 pub fn discover(project_dir: &Path) -> Vec<SettingsSource> {
@@ -29,10 +50,7 @@ pub fn discover(project_dir: &Path) -> Vec<SettingsSource> {
     if let Some(home) = &home {
         push(SourceKind::User, home.join(".llxprt").join("settings.json"));
     }
-    let system = std::env::var_os(SYSTEM_SETTINGS_ENV)
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(DEFAULT_SYSTEM_SETTINGS));
-    push(SourceKind::System, system);
+    push(SourceKind::System, system_settings_path());
     let mut extension_roots = vec![project_dir.join(".llxprt").join("extensions")];
     if let Some(home) = &home {
         extension_roots.push(home.join(".llxprt").join("extensions"));

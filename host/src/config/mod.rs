@@ -18,7 +18,8 @@ use std::sync::Arc;
 
 pub use diagnostic::{Diagnostic, Severity};
 pub use discover::{
-    DEFAULT_SYSTEM_SETTINGS, EXTENSION_MANIFESTS, SYSTEM_SETTINGS_ENV, discover, extensions_in,
+    DEFAULT_SYSTEM_SETTINGS, EXTENSION_MANIFESTS, SYSTEM_SETTINGS_ENV, discover,
+    discovery_locations, extensions_in,
 };
 pub use expand::{ExpandVars, PROJECT_DIR_VARS};
 pub use hook::{
