@@ -32,6 +32,7 @@
 pub mod aggregate;
 pub mod chain;
 pub mod config;
+pub mod dialect;
 pub mod event;
 pub mod output;
 pub mod planner;

@@ -10,6 +10,8 @@ use std::sync::Arc;
 
 use regex::Regex;
 
+use crate::dialect::Dialect;
+
 /// A compiled `matcher` (seeds/001 §6.2).
 #[derive(Debug, Clone)]
 pub enum Matcher {
@@ -75,6 +77,8 @@ pub struct Registered<H> {
     pub matcher: Matcher,
     /// The group's `sequential` flag.
     pub sequential: bool,
+    /// The hook's dialect: its matcher sees the tool name in that dialect.
+    pub dialect: Dialect,
     /// Equal for hooks with the same dedup key within the event.
     pub dedup_id: usize,
     /// The hook.
@@ -93,6 +97,18 @@ impl<H> Default for EventHooks<H> {
     }
 }
 
+impl<H> Registered<H> {
+    /// Whether this hook's matcher selects the tool (named in the LLxprt dialect).
+    pub fn selects(&self, tool_name: Option<&str>) -> bool {
+        match (self.dialect, tool_name) {
+            (Dialect::Claude, Some(name)) => {
+                self.matcher.matches(Some(Dialect::Claude.tool_name(name)))
+            }
+            _ => self.matcher.matches(tool_name),
+        }
+    }
+}
+
 /// The hooks selected for one fire.
 #[derive(Debug)]
 pub struct Plan<H> {
@@ -104,11 +120,11 @@ pub struct Plan<H> {
 
 impl<H> EventHooks<H> {
     /// Builds the list from hooks in priority order with their dedup keys.
-    pub fn new(hooks: impl IntoIterator<Item = (Matcher, bool, String, Arc<H>)>) -> Self {
+    pub fn new(hooks: impl IntoIterator<Item = (Matcher, bool, Dialect, String, Arc<H>)>) -> Self {
         let mut keys: Vec<String> = Vec::new();
         let hooks = hooks
             .into_iter()
-            .map(|(matcher, sequential, key, hook)| {
+            .map(|(matcher, sequential, dialect, key, hook)| {
                 let dedup_id = keys.iter().position(|k| *k == key).unwrap_or_else(|| {
                     keys.push(key);
                     keys.len() - 1
@@ -116,6 +132,7 @@ impl<H> EventHooks<H> {
                 Registered {
                     matcher,
                     sequential,
+                    dialect,
                     dedup_id,
                     hook,
                 }
@@ -134,15 +151,13 @@ impl<H> EventHooks<H> {
         self.hooks.iter()
     }
 
-    /// Plans a fire; `None` (without allocating) when no hook matches.
+    /// Plans a fire; `None` (without allocating) when no hook matches. `tool_name`
+    /// is in the LLxprt dialect.
     pub fn plan(&self, tool_name: Option<&str>) -> Option<Plan<H>> {
-        let first = self
-            .hooks
-            .iter()
-            .position(|r| r.matcher.matches(tool_name))?;
+        let first = self.hooks.iter().position(|r| r.selects(tool_name))?;
         let mut selected: Vec<&Registered<H>> = Vec::with_capacity(self.hooks.len() - first);
         for registered in &self.hooks[first..] {
-            if registered.matcher.matches(tool_name)
+            if registered.selects(tool_name)
                 && !selected.iter().any(|s| s.dedup_id == registered.dedup_id)
             {
                 selected.push(registered);
@@ -165,6 +180,7 @@ mod tests {
             (
                 matcher,
                 *seq,
+                Dialect::Llxprt,
                 (*key).to_owned(),
                 Arc::new(format!("{i}:{key}")),
             )

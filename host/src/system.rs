@@ -14,6 +14,7 @@ use serde_json::{Map, Value};
 use crate::aggregate;
 use crate::chain;
 use crate::config::{Diagnostic, HookKind, LoadedSettings, SettingsLocation, SettingsSource};
+use crate::dialect::Dialect;
 use crate::event::HookEvent;
 use crate::output::HookOutput;
 use crate::planner::{EventHooks, Plan};
@@ -40,6 +41,16 @@ impl HookSystemBuilder {
     /// The project directory (default: the current directory).
     pub fn project_dir(mut self, dir: impl Into<PathBuf>) -> Self {
         self.project_dir = dir.into();
+        self
+    }
+
+    /// Also discover Claude Code's settings files (`.claude/settings.json`,
+    /// `.claude/settings.local.json`, `~/.claude/settings.json`); hooks there speak
+    /// Claude's dialect. No effect with explicit settings files.
+    pub fn claude_settings(mut self, enabled: bool) -> Self {
+        if let SettingsLocation::Discover { claude } = &mut self.settings {
+            *claude = enabled;
+        }
         self
     }
 
@@ -136,6 +147,7 @@ impl HookSystemBuilder {
             let key = entry.spec.dedup_key();
             let hook = Hook {
                 event: entry.event,
+                dialect: entry.dialect,
                 spec: entry.spec,
                 matcher: entry.matcher.clone(),
                 source: entry.source,
@@ -145,6 +157,7 @@ impl HookSystemBuilder {
             per_event[entry.event.index()].push((
                 entry.matcher,
                 entry.sequential,
+                entry.dialect,
                 key,
                 Arc::new(hook),
             ));
@@ -189,7 +202,7 @@ impl HookSystem {
     pub fn builder() -> HookSystemBuilder {
         HookSystemBuilder {
             project_dir: PathBuf::from("."),
-            settings: SettingsLocation::Discover,
+            settings: SettingsLocation::Discover { claude: false },
             session_id: None,
             transcript_path: String::new(),
             output_cap: DEFAULT_OUTPUT_CAP,
@@ -241,7 +254,7 @@ impl HookSystem {
         self.enabled
             && self.events[event.index()]
                 .iter()
-                .any(|r| r.matcher.matches(tool_name))
+                .any(|r| r.selects(tool_name))
     }
 
     /// Fires `event` with `input` (the event's fields; missing base fields are added).
@@ -289,7 +302,7 @@ impl HookSystem {
         let executions = if plan.sequential {
             self.run_sequential(event, &plan.hooks, &mut input).await
         } else {
-            self.run_parallel(&plan.hooks, serialize(&input)).await
+            self.run_parallel(event, &plan.hooks, &input).await
         };
         let mut result = collect(event, executions);
         if plan.sequential {
@@ -304,15 +317,28 @@ impl HookSystem {
     /// killed) if the fire is cancelled.
     async fn run_parallel(
         &self,
+        event: HookEvent,
         hooks: &[Arc<Hook>],
-        input: Arc<[u8]>,
+        input: &Map<String, Value>,
     ) -> Vec<HookExecutionResult> {
         if let [hook] = hooks {
-            return vec![hook.execute(input, &self.ctx).await];
+            return vec![
+                hook.execute(serialize_for(hook, event, input), &self.ctx)
+                    .await,
+            ];
         }
+        // Serialise once per dialect, not once per hook.
+        let llxprt = serialize(input);
+        let mut claude: Option<Arc<[u8]>> = None;
         let mut tasks = tokio::task::JoinSet::new();
         for (i, hook) in hooks.iter().enumerate() {
-            let (hook, ctx, input) = (Arc::clone(hook), Arc::clone(&self.ctx), Arc::clone(&input));
+            let input = match hook.dialect {
+                Dialect::Llxprt => Arc::clone(&llxprt),
+                Dialect::Claude => {
+                    Arc::clone(claude.get_or_insert_with(|| serialize_for(hook, event, input)))
+                }
+            };
+            let (hook, ctx) = (Arc::clone(hook), Arc::clone(&self.ctx));
             tasks.spawn(async move { (i, hook.execute(input, &ctx).await) });
         }
         let mut done: Vec<Option<HookExecutionResult>> = vec![None; hooks.len()];
@@ -343,7 +369,9 @@ impl HookSystem {
     ) -> Vec<HookExecutionResult> {
         let mut executions = Vec::with_capacity(hooks.len());
         for hook in hooks {
-            let execution = hook.execute(serialize(input), &self.ctx).await;
+            let execution = hook
+                .execute(serialize_for(hook, event, input), &self.ctx)
+                .await;
             let blocked = execution.is_block();
             if let Some(output) = &execution.output {
                 chain::apply_to_input(event, input, output);
@@ -422,12 +450,20 @@ fn watched_paths(
     sources: &[Arc<SettingsSource>],
 ) -> Vec<PathBuf> {
     let mut paths: Vec<PathBuf> = sources.iter().map(|s| s.path.clone()).collect();
-    if *location == SettingsLocation::Discover {
+    if matches!(location, SettingsLocation::Discover { .. }) {
         paths.extend(crate::config::discovery_locations(project_dir));
     }
     paths.sort();
     paths.dedup();
     paths
+}
+
+/// The stdin bytes for `hook`: the input in the hook's dialect.
+fn serialize_for(hook: &Hook, event: HookEvent, input: &Map<String, Value>) -> Arc<[u8]> {
+    match hook.dialect.input_for_hook(event, input) {
+        Some(translated) => serialize(&translated),
+        None => serialize(input),
+    }
 }
 
 fn serialize(input: &Map<String, Value>) -> Arc<[u8]> {

@@ -4,14 +4,18 @@ use std::io::{Read, Write};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use hookhost::HookEvent;
+use hookhost::dialect::Dialect;
+use hookhost::{AggregatedHookResult, HookEvent, HookSystemBuilder};
 use serde_json::{Map, Value};
 
 use super::SettingsArgs;
 
-pub fn run(event: HookEvent, settings: &SettingsArgs) -> ExitCode {
+pub fn run(event: HookEvent, dialect: Dialect, settings: &SettingsArgs) -> ExitCode {
     let input = match read_input() {
-        Ok(input) => input,
+        Ok(mut input) => {
+            dialect.canonicalize_input(event, &mut input);
+            input
+        }
         Err(e) => {
             eprintln!("hookhost: {e:#}");
             return ExitCode::from(1);
@@ -30,7 +34,7 @@ pub fn run(event: HookEvent, settings: &SettingsArgs) -> ExitCode {
     }
 }
 
-fn read_input() -> anyhow::Result<Map<String, Value>> {
+pub fn read_input() -> anyhow::Result<Map<String, Value>> {
     let mut text = String::new();
     std::io::stdin()
         .read_to_string(&mut text)
@@ -49,7 +53,21 @@ fn fire(
     settings: &SettingsArgs,
     input: Map<String, Value>,
 ) -> anyhow::Result<bool> {
-    let system = settings.builder().build();
+    let result = fire_once(settings.builder(), event, input)?;
+    let mut stdout = std::io::stdout().lock();
+    serde_json::to_writer(&mut stdout, &result)?;
+    writeln!(stdout)?;
+    stdout.flush()?;
+    Ok(result.is_blocked())
+}
+
+/// Builds the hook system, reports load errors (stderr and `errors`), fires once.
+pub fn fire_once(
+    builder: HookSystemBuilder,
+    event: HookEvent,
+    input: Map<String, Value>,
+) -> anyhow::Result<AggregatedHookResult> {
+    let system = builder.build();
     let load_errors: Vec<String> = system
         .diagnostics()
         .iter()
@@ -64,12 +82,8 @@ fn fire(
     if !load_errors.is_empty() {
         result.errors.splice(0..0, load_errors);
     }
-    let mut stdout = std::io::stdout().lock();
-    serde_json::to_writer(&mut stdout, &result)?;
-    writeln!(stdout)?;
-    stdout.flush()?;
     // Hooks may still hold the runtime's worker threads (e.g. a plugin past its
     // deadline); do not wait for them.
     runtime.shutdown_background();
-    Ok(result.is_blocked())
+    Ok(result)
 }

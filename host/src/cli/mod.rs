@@ -3,6 +3,7 @@
 
 mod check;
 mod fire;
+mod hook;
 mod inspect;
 mod serve;
 
@@ -10,6 +11,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
+use hookhost::dialect::{Dialect, parse_event};
 use hookhost::{HookEvent, HookSystem, HookSystemBuilder};
 
 /// The environment variable that sets the log filter (e.g. `HOOKHOST_LOG=debug`).
@@ -33,8 +35,11 @@ enum Command {
     Fire {
         /// The event: BeforeTool, AfterTool, BeforeModel, AfterModel,
         /// BeforeToolSelection, BeforeAgent, AfterAgent, SessionStart, SessionEnd,
-        /// PreCompress or Notification.
-        event: HookEvent,
+        /// PreCompress or Notification — or a Claude Code name (PreToolUse,
+        /// PostToolUse, UserPromptSubmit, Stop, PreCompact), whose input then uses
+        /// Claude's tool names.
+        #[arg(value_parser = parse_event_arg)]
+        event: (HookEvent, Dialect),
         #[command(flatten)]
         settings: SettingsArgs,
     },
@@ -47,6 +52,13 @@ enum Command {
     /// Serve fires over JSON Lines on stdin/stdout (the MessageBus request/response
     /// contract), keeping plugins compiled; settings reload when their files change.
     Serve {
+        #[command(flatten)]
+        settings: SettingsArgs,
+    },
+    /// Act as one hook inside an agent (Claude Code, Gemini CLI, LLxprt Code): read
+    /// the agent's hook stdin, run the configured hooks, answer in the agent's dialect
+    /// (exit 2 on block).
+    Hook {
         #[command(flatten)]
         settings: SettingsArgs,
     },
@@ -72,21 +84,47 @@ pub struct SettingsArgs {
     /// Use exactly these settings files, first = highest priority, instead of discovery.
     #[arg(long = "settings", value_name = "FILE")]
     files: Vec<PathBuf>,
-    /// The project directory (default: the current directory).
-    #[arg(long, value_name = "DIR", default_value = ".")]
-    project_dir: PathBuf,
+    /// The project directory (default: the current directory; for `hook`, the agent's
+    /// project-dir variable or the input's `cwd`).
+    #[arg(long, value_name = "DIR")]
+    project_dir: Option<PathBuf>,
+    /// Also read Claude Code's settings (`.claude/settings.json`,
+    /// `.claude/settings.local.json`, `~/.claude/settings.json`), in Claude's dialect.
+    #[arg(long)]
+    claude_settings: bool,
 }
 
 impl SettingsArgs {
     /// A builder for these settings.
     pub fn builder(&self) -> HookSystemBuilder {
-        let builder = HookSystem::builder().project_dir(&self.project_dir);
+        let project_dir = self
+            .project_dir
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("."));
+        self.builder_in(project_dir)
+    }
+
+    /// A builder for these settings with a default project dir.
+    pub fn builder_in(&self, default_project_dir: PathBuf) -> HookSystemBuilder {
+        let project_dir = self.project_dir.clone().unwrap_or(default_project_dir);
+        let builder = HookSystem::builder()
+            .project_dir(project_dir)
+            .claude_settings(self.claude_settings);
         if self.files.is_empty() {
             builder
         } else {
             builder.settings_files(self.files.iter().cloned())
         }
     }
+}
+
+fn parse_event_arg(name: &str) -> Result<(HookEvent, Dialect), String> {
+    parse_event(name).ok_or_else(|| {
+        format!(
+            "{}, or a Claude Code name (PreToolUse, PostToolUse, UserPromptSubmit, Stop, PreCompact)",
+            hookhost::UnknownEvent(name.to_owned())
+        )
+    })
 }
 
 /// Runs the command line.
@@ -105,7 +143,11 @@ pub fn main() -> ExitCode {
         }
     };
     match cli.command {
-        Command::Fire { event, settings } => fire::run(event, &settings),
+        Command::Fire {
+            event: (event, dialect),
+            settings,
+        } => fire::run(event, dialect, &settings),
+        Command::Hook { settings } => hook::run(&settings),
         Command::Check { settings } => check::run(&settings),
         Command::Serve { settings } => {
             match runtime().and_then(|rt| rt.block_on(serve::run(settings.builder()))) {

@@ -23,7 +23,10 @@ pub fn discovery_locations(project_dir: &Path) -> Vec<PathBuf> {
     if let Some(home) = dirs::home_dir() {
         paths.push(home.join(".llxprt").join("settings.json"));
         paths.push(home.join(".llxprt").join("extensions"));
+        paths.push(home.join(".claude").join("settings.json"));
     }
+    paths.push(project_dir.join(".claude").join("settings.json"));
+    paths.push(project_dir.join(".claude").join("settings.local.json"));
     paths
 }
 
@@ -35,22 +38,43 @@ fn system_settings_path() -> PathBuf {
 
 /// Finds the settings files that exist, highest priority first: project, user,
 /// system, then extensions (project extensions before user ones, each by name).
-pub fn discover(project_dir: &Path) -> Vec<SettingsSource> {
+/// With `claude`, Claude Code's files join their scope, after hookhost's own:
+/// `.claude/settings.local.json` and `.claude/settings.json` after the project
+/// settings, `~/.claude/settings.json` after the user settings.
+pub fn discover(project_dir: &Path, claude: bool) -> Vec<SettingsSource> {
     let home = dirs::home_dir();
     let mut found = Vec::new();
-    let mut push = |kind: SourceKind, path: PathBuf| {
+    let mut push = |kind: SourceKind, path: PathBuf, is_claude: bool| {
         if path.is_file() {
-            found.push(SettingsSource::new(kind, path, project_dir));
+            let source = SettingsSource::new(kind, path, project_dir);
+            found.push(if is_claude { source.claude() } else { source });
         }
     };
     push(
         SourceKind::Project,
         project_dir.join(".llxprt").join("settings.json"),
+        false,
     );
-    if let Some(home) = &home {
-        push(SourceKind::User, home.join(".llxprt").join("settings.json"));
+    if claude {
+        let dir = project_dir.join(".claude");
+        push(SourceKind::Project, dir.join("settings.local.json"), true);
+        push(SourceKind::Project, dir.join("settings.json"), true);
     }
-    push(SourceKind::System, system_settings_path());
+    if let Some(home) = &home {
+        push(
+            SourceKind::User,
+            home.join(".llxprt").join("settings.json"),
+            false,
+        );
+        if claude {
+            push(
+                SourceKind::User,
+                home.join(".claude").join("settings.json"),
+                true,
+            );
+        }
+    }
+    push(SourceKind::System, system_settings_path(), false);
     let mut extension_roots = vec![project_dir.join(".llxprt").join("extensions")];
     if let Some(home) = &home {
         extension_roots.push(home.join(".llxprt").join("extensions"));

@@ -3,8 +3,9 @@
 //! Files are read once when a [`crate::HookSystem`] is built (seeds/001 §7.8). Every
 //! file contributes its hooks; the priority of a file (Project > User > System >
 //! Extensions, or the order of explicit files) orders hooks and decides which of two
-//! duplicates is kept. `tools.enableHooks` is taken from the highest-priority file
-//! that sets it and defaults to `false`.
+//! duplicates is kept. `tools.enableHooks` is taken from the highest-priority settings
+//! file that sets it and defaults to `false`; an extension manifest contributes hooks
+//! but cannot switch them on (seeds/001 §6.1, §6.3).
 
 mod diagnostic;
 mod discover;
@@ -26,14 +27,19 @@ pub use hook::{
     DEFAULT_FUEL, DEFAULT_MEMORY_LIMIT, DEFAULT_TIMEOUT, FailurePolicy, HookKind, HookSpec,
     PluginConfig, Preopen,
 };
-pub use source::{SettingsSource, SourceKind};
+pub use source::{SettingsFormat, SettingsSource, SourceKind};
 pub use validate::{HookEntry, MAX_SETTINGS_BYTES, ParsedSettings, load_file, parse_settings};
 
 /// Where settings come from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SettingsLocation {
-    /// Discover project, user and system settings and extensions.
-    Discover,
+    /// Discover project, user and system settings and extensions; with `claude`,
+    /// Claude Code's settings files too.
+    Discover {
+        /// Also read `.claude/settings.json`, `.claude/settings.local.json` and
+        /// `~/.claude/settings.json`.
+        claude: bool,
+    },
     /// Exactly these files, first = highest priority.
     Files(Vec<PathBuf>),
 }
@@ -55,7 +61,7 @@ impl LoadedSettings {
     /// Reads and layers the settings at `location` for the project at `project_dir`.
     pub fn load(location: &SettingsLocation, project_dir: &Path) -> LoadedSettings {
         let sources = match location {
-            SettingsLocation::Discover => discover(project_dir),
+            SettingsLocation::Discover { claude } => discover(project_dir, *claude),
             SettingsLocation::Files(files) => files
                 .iter()
                 .map(|f| SettingsSource::new(SourceKind::Explicit, f.clone(), project_dir))
@@ -66,12 +72,20 @@ impl LoadedSettings {
         for source in sources {
             let source = Arc::new(source);
             loaded.sources.push(Arc::clone(&source));
-            let parsed = load_file(source, project_dir);
-            if enabled.is_none() {
+            let parsed = load_file(Arc::clone(&source), project_dir);
+            let is_extension = matches!(source.kind, SourceKind::Extension(_));
+            if enabled.is_none() && !is_extension {
                 enabled = parsed.enable_hooks;
             }
             loaded.entries.extend(parsed.entries);
             loaded.diagnostics.extend(parsed.diagnostics);
+            if is_extension && parsed.enable_hooks.is_some() {
+                // An extension contributes hooks; it does not get to switch them on.
+                loaded.diagnostics.push(Diagnostic::warning(format!(
+                    "{source}: tools.enableHooks: ignored in an extension manifest; \
+                     only settings files turn hooks on or off"
+                )));
+            }
         }
         loaded.enabled = enabled.unwrap_or(false);
         loaded

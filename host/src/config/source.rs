@@ -21,11 +21,24 @@ pub enum SourceKind {
     Extension(String),
 }
 
+/// The format of a settings file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SettingsFormat {
+    /// LLxprt / Gemini CLI settings: timeouts in milliseconds, `tools.enableHooks`.
+    #[default]
+    Llxprt,
+    /// Claude Code settings (`.claude/settings.json`): timeouts in seconds, hooks on
+    /// unless `disableAllHooks`, every hook in Claude's dialect.
+    Claude,
+}
+
 /// One settings file and how to read paths inside it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SettingsSource {
     /// The scope of the file.
     pub kind: SourceKind,
+    /// The format of the file.
+    pub format: SettingsFormat,
     /// The file itself.
     pub path: PathBuf,
     /// Relative plugin paths resolve against this directory: the project dir for
@@ -53,10 +66,18 @@ impl SettingsSource {
         let base_dir = base_dir_of(&kind, &path, project_dir);
         SettingsSource {
             kind,
+            format: SettingsFormat::Llxprt,
             path,
             base_dir,
             label,
         }
+    }
+
+    /// The same source read as a Claude Code settings file.
+    pub fn claude(mut self) -> SettingsSource {
+        self.format = SettingsFormat::Claude;
+        self.label = format!("claude {}", self.label);
+        self
     }
 
     /// A short name of the scope, as `hookhost check` shows it.

@@ -16,7 +16,8 @@ use super::hook::{
     DEFAULT_FUEL, DEFAULT_MEMORY_LIMIT, DEFAULT_TIMEOUT, FailurePolicy, HookKind, HookSpec,
     PluginConfig, Preopen,
 };
-use super::source::{SettingsSource, SourceKind};
+use super::source::{SettingsFormat, SettingsSource, SourceKind};
+use crate::dialect::{self, Dialect};
 use crate::event::HookEvent;
 use crate::planner::Matcher;
 
@@ -28,6 +29,9 @@ pub const MAX_SETTINGS_BYTES: u64 = 16 * 1024 * 1024;
 pub struct HookEntry {
     /// The event the hook is registered for.
     pub event: HookEvent,
+    /// The dialect the hook speaks (from the event name it was registered under, or
+    /// the file's format).
+    pub dialect: Dialect,
     /// The group's matcher, compiled.
     pub matcher: Matcher,
     /// The group's `sequential` flag.
@@ -117,7 +121,11 @@ pub fn parse_settings(
         },
         diagnostics: Vec::new(),
     };
-    parsed.enable_hooks = walker.enable_hooks(&root);
+    parsed.enable_hooks = match source.format {
+        SettingsFormat::Llxprt => walker.enable_hooks(&root),
+        // Claude Code runs hooks unless `disableAllHooks` is true.
+        SettingsFormat::Claude => Some(root.get("disableAllHooks") != Some(&Value::Bool(true))),
+    };
     if let Some(hooks) = root.get("hooks") {
         parsed.entries = walker.hooks(hooks);
     }
@@ -187,12 +195,17 @@ impl Walker<'_> {
         let mut entries = Vec::new();
         for (name, groups) in events {
             let at = format!("hooks.{name}");
-            let event = match name.parse::<HookEvent>() {
-                Ok(event) => event,
-                Err(e) => {
-                    self.error(&at, format!("{e}; its hooks are skipped"));
-                    continue;
-                }
+            let Some((event, named_dialect)) = dialect::parse_event(name) else {
+                let e = crate::event::UnknownEvent(name.clone());
+                self.error(
+                    &at,
+                    format!("{e}, or a Claude Code name (PreToolUse, PostToolUse, UserPromptSubmit, Stop, PreCompact); its hooks are skipped"),
+                );
+                continue;
+            };
+            let hook_dialect = match self.source.format {
+                SettingsFormat::Claude => Dialect::Claude,
+                SettingsFormat::Llxprt => named_dialect,
             };
             let Value::Array(groups) = groups else {
                 self.error(
@@ -202,13 +215,24 @@ impl Walker<'_> {
                 continue;
             };
             for (g, group) in groups.iter().enumerate() {
-                self.group(event, &format!("{at}[{g}]"), group, &mut entries);
+                self.group(
+                    (event, hook_dialect),
+                    &format!("{at}[{g}]"),
+                    group,
+                    &mut entries,
+                );
             }
         }
         entries
     }
 
-    fn group(&mut self, event: HookEvent, at: &str, group: &Value, out: &mut Vec<HookEntry>) {
+    fn group(
+        &mut self,
+        (event, dialect): (HookEvent, Dialect),
+        at: &str,
+        group: &Value,
+        out: &mut Vec<HookEntry>,
+    ) {
         let Value::Object(group) = group else {
             self.error(
                 at,
@@ -283,6 +307,7 @@ impl Walker<'_> {
             if let Some(spec) = self.hook(&location, hook) {
                 out.push(HookEntry {
                     event,
+                    dialect,
                     matcher: matcher.clone(),
                     sequential,
                     spec,
@@ -505,15 +530,17 @@ impl Walker<'_> {
     ) -> Result<Option<Duration>, ()> {
         match hook.get(key) {
             None | Some(Value::Null) => Ok(None),
-            Some(v) => match positive_integer(v) {
-                Some(ms) => Ok(Some(Duration::from_millis(ms))),
-                None => {
+            Some(v) => match (positive_integer(v), self.source.format) {
+                (Some(ms), SettingsFormat::Llxprt) => Ok(Some(Duration::from_millis(ms))),
+                (Some(s), SettingsFormat::Claude) => Ok(Some(Duration::from_secs(s))),
+                (None, format) => {
+                    let unit = match format {
+                        SettingsFormat::Llxprt => "milliseconds",
+                        SettingsFormat::Claude => "seconds",
+                    };
                     self.error(
                         &format!("{at}.{key}"),
-                        format!(
-                            "expected a positive number of milliseconds, got {}",
-                            show(v)
-                        ),
+                        format!("expected a positive number of {unit}, got {}", show(v)),
                     );
                     Err(())
                 }

@@ -27,6 +27,10 @@ use super::capture::{Captured, capture};
 use super::failure::HookFailure;
 use super::{RawOutcome, RunContext, Status};
 
+/// Set in every command hook's environment, so that `hookhost hook` run *as* a hook
+/// of hookhost notices and does not recurse.
+pub const NESTED_ENV: &str = "HOOKHOST_ACTIVE";
+
 /// Time between SIGTERM and SIGKILL on timeout (seeds/001 §7.7).
 pub const KILL_GRACE: Duration = Duration::from_secs(5);
 /// How long output is still read after the hook exited while something else holds
@@ -46,6 +50,7 @@ pub async fn run_command(
         .arg(command)
         .current_dir(&ctx.project_dir)
         .envs(ctx.project_env.iter().map(|(k, v)| (k, v)))
+        .env(NESTED_ENV, "1")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

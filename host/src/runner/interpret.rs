@@ -83,6 +83,9 @@ pub fn interpret(hook: &Hook, raw: RawOutcome) -> HookExecutionResult {
         Status::Exited(0) => {
             result.exit_code = Some(0);
             result.output = parse_stdout(&result.stdout, &who, &mut result.warnings);
+            if let Some(output) = &mut result.output {
+                hook.dialect.normalize_output(output);
+            }
         }
         Status::Exited(2) => {
             result.exit_code = Some(2);

@@ -16,7 +16,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub use capture::{Captured, DEFAULT_OUTPUT_CAP, capture};
-pub use command::{DRAIN_GRACE, KILL_GRACE, run_command};
+pub use command::{DRAIN_GRACE, KILL_GRACE, NESTED_ENV, run_command};
 pub use failure::HookFailure;
 pub use interpret::{HookExecutionResult, interpret};
 
@@ -100,6 +100,8 @@ pub enum Runner {
 pub struct Hook {
     /// The event it is registered for.
     pub event: HookEvent,
+    /// The dialect it speaks.
+    pub dialect: crate::dialect::Dialect,
     /// Its configuration.
     pub spec: HookSpec,
     /// Its group's matcher.
