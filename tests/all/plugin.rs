@@ -491,7 +491,10 @@ fn sockets_are_denied() {
     let message = fired.out["finalOutput"]["systemMessage"].as_str().unwrap();
     assert!(message.starts_with("connect error"), "{message}");
     listener.set_nonblocking(true).unwrap();
-    assert!(listener.accept().is_err(), "the guest reached the host's listener");
+    assert!(
+        listener.accept().is_err(),
+        "the guest reached the host's listener"
+    );
     let check = p.check(&[]);
     assert_eq!(check.code, 0, "{}", check.stderr);
     assert!(check.stderr.contains("wasi:sockets/"), "{}", check.stderr);

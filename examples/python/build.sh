@@ -1,0 +1,9 @@
+#!/bin/sh
+# Builds policy.wasm from app.py against the hookhost plugin world.
+# Needs Python 3.10+ and `pip install componentize-py` (tested with 0.25.1).
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+wit="$here/../../wit"
+cd "$here"
+componentize-py -d "$wit" -w hookhost:plugin/hook componentize app -o policy.wasm
+echo "built $here/policy.wasm"

@@ -1,0 +1,363 @@
+//! Typed hook inputs: the JSON object a hook reads on stdin, one struct per event.
+//!
+//! Parsing is deliberately lenient. The host adds the base fields, but a hook
+//! must keep working when an agent sends less (a missing field or `null`
+//! becomes its default) or more (unknown fields land in each struct's `extra`
+//! map and are written back unchanged when the input is serialised). An event
+//! name this SDK does not know parses as [`HookInput::Other`].
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::{Map, Value};
+
+/// The JSON field that names the event; it selects the [`HookInput`] variant.
+pub const EVENT_FIELD: &str = "hook_event_name";
+
+/// An LLM request in the stable hook API format (spec §5.1: `model`,
+/// `messages`, `config`, `toolConfig`). Kept as raw JSON because agents differ
+/// in the exact shape and a hook must round-trip what it does not understand.
+pub type LlmRequest = Value;
+
+/// An LLM response in the stable hook API format (spec §5.2: `text`,
+/// `candidates[].content.parts`, `usageMetadata`). Raw JSON for the same reason
+/// as [`LlmRequest`].
+pub type LlmResponse = Value;
+
+/// Reads a field that may be absent or `null` as its type's default, so that
+/// `"prompt": null` is as harmless as a missing `prompt`.
+fn null_as_default<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Default + Deserialize<'de>,
+{
+    Ok(Option::<T>::deserialize(deserializer)?.unwrap_or_default())
+}
+
+/// The fields every event carries.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Base {
+    /// Unique session identifier.
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub session_id: String,
+    /// Path to the session transcript (may be empty).
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub transcript_path: String,
+    /// The agent's working directory (the project directory).
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub cwd: String,
+    /// When the event fired, ISO 8601.
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub timestamp: String,
+}
+
+/// Declares an event input struct: the flattened [`Base`], the event's own
+/// fields, and an `extra` map that keeps unknown fields. `Base` must precede
+/// `extra` so serde hands the base fields to `Base` before `extra` takes the rest.
+macro_rules! event_input {
+    (
+        $(#[$meta:meta])*
+        $name:ident {
+            $( $(#[$field_meta:meta])* $field:ident : $ty:ty ),* $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+        pub struct $name {
+            /// The fields every event carries.
+            #[serde(flatten)]
+            pub base: Base,
+            $(
+                $(#[$field_meta])*
+                #[serde(default, deserialize_with = "null_as_default")]
+                pub $field: $ty,
+            )*
+            /// Fields this SDK does not model; written back unchanged.
+            #[serde(flatten)]
+            pub extra: Map<String, Value>,
+        }
+    };
+}
+
+event_input! {
+    /// `BeforeTool`: a tool is about to run. May block it or rewrite `tool_input`.
+    BeforeToolInput {
+        /// Name of the tool about to run, e.g. `write_file`.
+        tool_name: String,
+        /// The arguments the tool will receive.
+        tool_input: Map<String, Value>,
+    }
+}
+
+event_input! {
+    /// `AfterTool`: a tool has run. May add context, stop the agent, or hide output.
+    AfterToolInput {
+        /// Name of the tool that ran.
+        tool_name: String,
+        /// The arguments the tool received.
+        tool_input: Map<String, Value>,
+        /// The tool's result (content, metadata, errors); any JSON.
+        tool_response: Value,
+    }
+}
+
+event_input! {
+    /// `BeforeModel`: an LLM call is about to be made. May block it, answer it
+    /// with a synthetic response, or rewrite the request.
+    BeforeModelInput {
+        /// The assembled request.
+        llm_request: LlmRequest,
+    }
+}
+
+event_input! {
+    /// `AfterModel`: the LLM has answered. May rewrite the response.
+    AfterModelInput {
+        /// The request that was sent.
+        llm_request: LlmRequest,
+        /// The model's response.
+        llm_response: LlmResponse,
+    }
+}
+
+event_input! {
+    /// `BeforeToolSelection`: the model is about to choose tools. May restrict
+    /// them with a `toolConfig`.
+    BeforeToolSelectionInput {
+        /// The request that carries the tool definitions.
+        llm_request: LlmRequest,
+    }
+}
+
+event_input! {
+    /// `BeforeAgent`: a user prompt is about to be processed.
+    BeforeAgentInput {
+        /// The user's prompt.
+        prompt: String,
+    }
+}
+
+event_input! {
+    /// `AfterAgent`: the agent has answered a prompt.
+    AfterAgentInput {
+        /// The original prompt.
+        prompt: String,
+        /// The agent's response.
+        prompt_response: String,
+        /// Whether a stop hook is already active (avoid loops when re-prompting).
+        stop_hook_active: bool,
+    }
+}
+
+event_input! {
+    /// `SessionStart`: a session began.
+    SessionStartInput {
+        /// How: `startup`, `resume`, `clear` or `compress`.
+        source: String,
+    }
+}
+
+event_input! {
+    /// `SessionEnd`: a session ended.
+    SessionEndInput {
+        /// Why: `exit`, `clear`, `logout`, `prompt_input_exit` or `other`.
+        reason: String,
+    }
+}
+
+event_input! {
+    /// `PreCompress`: the conversation history is about to be compressed.
+    PreCompressInput {
+        /// What triggered it, e.g. `manual` or `auto`.
+        trigger: String,
+    }
+}
+
+event_input! {
+    /// `Notification`: the agent wants the user's attention.
+    NotificationInput {
+        /// The kind of notification, e.g. `ToolPermission`.
+        notification_type: String,
+        /// The text shown to the user.
+        message: String,
+        /// Event-specific details; any JSON.
+        details: Value,
+    }
+}
+
+/// An event this SDK does not know (or an input without `hook_event_name`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct OtherInput {
+    /// The event name as received (empty when it was missing).
+    #[serde(skip)]
+    pub hook_event_name: String,
+    /// The fields every event carries.
+    #[serde(flatten)]
+    pub base: Base,
+    /// Every other field, unchanged.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// What a hook reads on stdin: one variant per event, selected by
+/// `hook_event_name`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum HookInput {
+    /// A tool is about to run.
+    BeforeTool(BeforeToolInput),
+    /// A tool has run.
+    AfterTool(AfterToolInput),
+    /// An LLM call is about to be made.
+    BeforeModel(BeforeModelInput),
+    /// The LLM has answered.
+    AfterModel(AfterModelInput),
+    /// The model is about to choose tools.
+    BeforeToolSelection(BeforeToolSelectionInput),
+    /// A user prompt is about to be processed.
+    BeforeAgent(BeforeAgentInput),
+    /// The agent has answered a prompt.
+    AfterAgent(AfterAgentInput),
+    /// A session began.
+    SessionStart(SessionStartInput),
+    /// A session ended.
+    SessionEnd(SessionEndInput),
+    /// History is about to be compressed.
+    PreCompress(PreCompressInput),
+    /// The agent wants the user's attention.
+    Notification(NotificationInput),
+    /// Any other event name, kept whole.
+    Other(OtherInput),
+}
+
+/// Applies `$body` to the inner struct of every variant, binding it to `$v`.
+macro_rules! each_variant {
+    ($input:expr, $v:ident => $body:expr) => {
+        match $input {
+            HookInput::BeforeTool($v) => $body,
+            HookInput::AfterTool($v) => $body,
+            HookInput::BeforeModel($v) => $body,
+            HookInput::AfterModel($v) => $body,
+            HookInput::BeforeToolSelection($v) => $body,
+            HookInput::BeforeAgent($v) => $body,
+            HookInput::AfterAgent($v) => $body,
+            HookInput::SessionStart($v) => $body,
+            HookInput::SessionEnd($v) => $body,
+            HookInput::PreCompress($v) => $body,
+            HookInput::Notification($v) => $body,
+            HookInput::Other($v) => $body,
+        }
+    };
+}
+
+impl HookInput {
+    /// Parses the JSON a hook receives on stdin.
+    ///
+    /// # Errors
+    /// Fails only when `json` is not a JSON object or a known field has an
+    /// impossible type (for example `tool_input` that is a number).
+    pub fn from_json(json: &[u8]) -> serde_json::Result<Self> {
+        serde_json::from_slice(json)
+    }
+
+    /// The event name, as it appears in `hook_event_name`.
+    pub fn event_name(&self) -> &str {
+        match self {
+            Self::BeforeTool(_) => "BeforeTool",
+            Self::AfterTool(_) => "AfterTool",
+            Self::BeforeModel(_) => "BeforeModel",
+            Self::AfterModel(_) => "AfterModel",
+            Self::BeforeToolSelection(_) => "BeforeToolSelection",
+            Self::BeforeAgent(_) => "BeforeAgent",
+            Self::AfterAgent(_) => "AfterAgent",
+            Self::SessionStart(_) => "SessionStart",
+            Self::SessionEnd(_) => "SessionEnd",
+            Self::PreCompress(_) => "PreCompress",
+            Self::Notification(_) => "Notification",
+            Self::Other(other) => &other.hook_event_name,
+        }
+    }
+
+    /// The fields every event carries.
+    pub fn base(&self) -> &Base {
+        each_variant!(self, v => &v.base)
+    }
+
+    /// Fields this SDK does not model.
+    pub fn extra(&self) -> &Map<String, Value> {
+        each_variant!(self, v => &v.extra)
+    }
+
+    /// The tool name of a `BeforeTool` or `AfterTool` event.
+    pub fn tool_name(&self) -> Option<&str> {
+        match self {
+            Self::BeforeTool(v) => Some(&v.tool_name),
+            Self::AfterTool(v) => Some(&v.tool_name),
+            _ => None,
+        }
+    }
+
+    /// The tool arguments of a `BeforeTool` or `AfterTool` event.
+    pub fn tool_input(&self) -> Option<&Map<String, Value>> {
+        match self {
+            Self::BeforeTool(v) => Some(&v.tool_input),
+            Self::AfterTool(v) => Some(&v.tool_input),
+            _ => None,
+        }
+    }
+
+    /// The LLM request of the model events.
+    pub fn llm_request(&self) -> Option<&LlmRequest> {
+        match self {
+            Self::BeforeModel(v) => Some(&v.llm_request),
+            Self::AfterModel(v) => Some(&v.llm_request),
+            Self::BeforeToolSelection(v) => Some(&v.llm_request),
+            _ => None,
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for HookInput {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        // Read the object once, take the tag out (so it does not end up in
+        // `extra` and get written twice), then parse the rest as the event's struct.
+        let mut map = Map::<String, Value>::deserialize(deserializer)?;
+        let name = match map.remove(EVENT_FIELD) {
+            Some(Value::String(name)) => name,
+            _ => String::new(),
+        };
+        fn parse<T: serde::de::DeserializeOwned, E: serde::de::Error>(
+            map: Map<String, Value>,
+        ) -> Result<T, E> {
+            serde_json::from_value(Value::Object(map)).map_err(E::custom)
+        }
+        Ok(match name.as_str() {
+            "BeforeTool" => Self::BeforeTool(parse(map)?),
+            "AfterTool" => Self::AfterTool(parse(map)?),
+            "BeforeModel" => Self::BeforeModel(parse(map)?),
+            "AfterModel" => Self::AfterModel(parse(map)?),
+            "BeforeToolSelection" => Self::BeforeToolSelection(parse(map)?),
+            "BeforeAgent" => Self::BeforeAgent(parse(map)?),
+            "AfterAgent" => Self::AfterAgent(parse(map)?),
+            "SessionStart" => Self::SessionStart(parse(map)?),
+            "SessionEnd" => Self::SessionEnd(parse(map)?),
+            "PreCompress" => Self::PreCompress(parse(map)?),
+            "Notification" => Self::Notification(parse(map)?),
+            _ => {
+                let mut other: OtherInput = parse(map)?;
+                other.hook_event_name = name;
+                Self::Other(other)
+            }
+        })
+    }
+}
+
+impl Serialize for HookInput {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let value = each_variant!(self, v => serde_json::to_value(v));
+        let mut map = match value {
+            Ok(Value::Object(map)) => map,
+            Ok(_) => return Err(serde::ser::Error::custom("event input is not an object")),
+            Err(e) => return Err(serde::ser::Error::custom(e)),
+        };
+        map.insert(EVENT_FIELD.to_owned(), Value::from(self.event_name()));
+        map.serialize(serializer)
+    }
+}

@@ -1,0 +1,209 @@
+//! Unit tests: lenient parsing, round-trips, output shape and exit codes.
+
+use crate::*;
+
+type TestResult = Result<(), Box<dyn std::error::Error>>;
+
+fn parse(value: Value) -> Result<HookInput, serde_json::Error> {
+    serde_json::from_value(value)
+}
+
+#[test]
+fn before_tool_parses_and_keeps_unknown_fields() -> TestResult {
+    let raw = json!({
+        "session_id": "abc123",
+        "hook_event_name": "BeforeTool",
+        "cwd": "/home/user/project",
+        "timestamp": "2025-02-18T16:30:00.000Z",
+        "transcript_path": "",
+        "tool_name": "write_file",
+        "tool_input": {"path": "/home/user/project/file.txt", "content": "Hello"},
+        "future_field": [1, 2]
+    });
+    let input = parse(raw.clone())?;
+    let HookInput::BeforeTool(call) = &input else {
+        return Err(format!("wrong variant: {input:?}").into());
+    };
+    assert_eq!(call.base.session_id, "abc123");
+    assert_eq!(call.tool_name, "write_file");
+    assert_eq!(call.tool_input["content"], "Hello");
+    assert_eq!(call.extra["future_field"], json!([1, 2]));
+    assert!(!call.extra.contains_key("hook_event_name"));
+    assert_eq!(serde_json::to_value(&input)?, raw);
+    Ok(())
+}
+
+#[test]
+fn every_event_name_selects_its_variant() -> TestResult {
+    let names = [
+        "BeforeTool",
+        "AfterTool",
+        "BeforeModel",
+        "AfterModel",
+        "BeforeToolSelection",
+        "BeforeAgent",
+        "AfterAgent",
+        "SessionStart",
+        "SessionEnd",
+        "PreCompress",
+        "Notification",
+    ];
+    for name in names {
+        let input = parse(json!({ "hook_event_name": name }))?;
+        assert_eq!(input.event_name(), name);
+        assert!(!matches!(input, HookInput::Other(_)), "{name} fell through");
+        // Missing fields default; the tag survives a round-trip.
+        assert_eq!(serde_json::to_value(&input)?["hook_event_name"], name);
+    }
+    Ok(())
+}
+
+#[test]
+fn nulls_and_missing_fields_default() -> TestResult {
+    let input = parse(json!({
+        "hook_event_name": "AfterAgent",
+        "session_id": null,
+        "prompt": null,
+        "stop_hook_active": null
+    }))?;
+    let HookInput::AfterAgent(agent) = input else {
+        return Err("wrong variant".into());
+    };
+    assert_eq!(agent.base.session_id, "");
+    assert_eq!(agent.prompt, "");
+    assert!(!agent.stop_hook_active);
+    Ok(())
+}
+
+#[test]
+fn unknown_event_is_kept_whole() -> TestResult {
+    let raw = json!({
+        "hook_event_name": "PostLunch",
+        "session_id": "s",
+        "transcript_path": "",
+        "cwd": "/p",
+        "timestamp": "t",
+        "menu": {"soup": true}
+    });
+    let input = parse(raw.clone())?;
+    assert_eq!(input.event_name(), "PostLunch");
+    assert_eq!(input.base().cwd, "/p");
+    assert_eq!(input.extra()["menu"]["soup"], true);
+    assert_eq!(serde_json::to_value(&input)?, raw);
+
+    let nameless = parse(json!({"cwd": "/p"}))?;
+    assert!(matches!(nameless, HookInput::Other(ref o) if o.hook_event_name.is_empty()));
+    Ok(())
+}
+
+#[test]
+fn model_events_keep_llm_payloads() -> TestResult {
+    let input = parse(json!({
+        "hook_event_name": "AfterModel",
+        "llm_request": {"model": "m", "messages": []},
+        "llm_response": {"text": "hi", "candidates": [{"content": {"role": "model", "parts": ["hi"]}}]}
+    }))?;
+    assert_eq!(input.llm_request().map(|r| &r["model"]), Some(&json!("m")));
+    let HookInput::AfterModel(model) = input else {
+        return Err("wrong variant".into());
+    };
+    assert_eq!(model.llm_response["text"], "hi");
+    Ok(())
+}
+
+#[test]
+fn output_uses_spec_names_and_skips_none() -> TestResult {
+    assert_eq!(HookOutput::allow().to_json(), "{}");
+    let out = HookOutput::block("no")
+        .system_message("m")
+        .stop("halt")
+        .suppress_output()
+        .tool_input(json!({"path": "/safe"}))
+        .additional_context("ctx");
+    assert_eq!(
+        serde_json::to_value(&out)?,
+        json!({
+            "decision": "block",
+            "reason": "no",
+            "continue": false,
+            "stopReason": "halt",
+            "suppressOutput": true,
+            "systemMessage": "m",
+            "hookSpecificOutput": {"tool_input": {"path": "/safe"}, "additionalContext": "ctx"}
+        })
+    );
+    assert!(out.is_block());
+    assert!(HookOutput::allow().decision(Decision::Deny).is_block());
+    assert!(!HookOutput::allow().decision(Decision::Ask).is_block());
+    Ok(())
+}
+
+#[test]
+fn tool_config_shape() -> TestResult {
+    let out = HookOutput::allow().tool_config(ToolMode::Auto, ["read_file", "glob"]);
+    assert_eq!(
+        serde_json::to_value(&out)?,
+        json!({"hookSpecificOutput": {"toolConfig": {
+            "mode": "AUTO", "allowedFunctionNames": ["read_file", "glob"]
+        }}})
+    );
+    let none = HookOutput::allow().tool_config(ToolMode::None, Vec::<String>::new());
+    assert_eq!(
+        serde_json::to_value(&none)?["hookSpecificOutput"]["toolConfig"],
+        json!({"mode": "NONE"})
+    );
+    Ok(())
+}
+
+#[test]
+fn handle_maps_outputs_to_exit_codes() -> TestResult {
+    let stdin = br#"{"hook_event_name":"BeforeTool","tool_name":"x","tool_input":{}}"#;
+
+    let ok = handle(stdin, |_| -> HookResult { Ok(HookOutput::allow()) });
+    assert_eq!((ok.exit_code, ok.stdout.as_str()), (EXIT_OK, "{}\n"));
+
+    let blocked = handle(stdin, |_| -> HookResult { Ok(HookOutput::block("nope")) });
+    assert_eq!(blocked.exit_code, EXIT_BLOCK);
+    assert_eq!(
+        serde_json::from_str::<Value>(&blocked.stdout)?,
+        json!({"decision": "block", "reason": "nope"})
+    );
+
+    let failed = handle(stdin, |_| Err::<HookOutput, _>("boom"));
+    assert_eq!(failed.exit_code, EXIT_FAILED);
+    assert!(failed.stdout.is_empty());
+    assert!(failed.stderr.contains("boom"));
+    Ok(())
+}
+
+#[test]
+fn handle_fails_open_on_bad_input() {
+    for bad in [
+        &b""[..],
+        b"not json",
+        b"[1,2]",
+        b"{\"hook_event_name\":\"BeforeTool\",\"tool_input\":3}",
+    ] {
+        let outcome = handle(bad, |_| -> HookResult {
+            Ok(HookOutput::block("unreachable"))
+        });
+        assert_eq!(
+            outcome.exit_code,
+            EXIT_FAILED,
+            "{:?}",
+            String::from_utf8_lossy(bad)
+        );
+        assert!(!outcome.stderr.is_empty());
+    }
+}
+
+#[test]
+fn handle_fills_hook_event_name() -> TestResult {
+    let stdin = br#"{"hook_event_name":"AfterTool"}"#;
+    let out = handle(stdin, |_| -> HookResult {
+        Ok(HookOutput::allow().additional_context("more"))
+    });
+    let value: Value = serde_json::from_str(&out.stdout)?;
+    assert_eq!(value["hookSpecificOutput"]["hookEventName"], "AfterTool");
+    Ok(())
+}

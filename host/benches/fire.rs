@@ -1,0 +1,350 @@
+//! In-process benchmarks of `HookSystem::fire` (criterion).
+//!
+//! - `no_match/*`: hooks disabled, no hook for the event, a matcher that misses —
+//!   time per fire, and heap allocations per fire counted by the counting global
+//!   allocator below (printed, and written to `target/bench-results/alloc.json`);
+//! - `plugin/*`: one echo-policy plugin hook, allow and block paths;
+//! - `command/*`: the same policy as a command hook (native binary, `sh`, Python)
+//!   next to `spawn/*`, a bare spawn-and-wait of the same command line;
+//! - `fanout/*`: 1, 8 and 32 plugin hooks on one event, parallel and sequential.
+//!
+//! Group names get `+backtrace` when `RUST_BACKTRACE`/`RUST_LIB_BACKTRACE` is on, so
+//! `scripts/bench.sh` can keep both runs. Quick mode for CI:
+//! `cargo bench -p hookhost --bench fire -- --quick`.
+
+#![allow(unsafe_code, clippy::unwrap_used, clippy::expect_used, missing_docs)]
+
+#[path = "support/mod.rs"]
+mod support;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::hint::black_box;
+use std::io::Write;
+use std::pin::pin;
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::task::{Context, Poll, Waker};
+use std::time::Duration;
+
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use hookhost::{AggregatedHookResult, HookEvent, HookSystem};
+use serde_json::{Map, Value, json};
+use support::*;
+
+// ---- counting allocator -------------------------------------------------------------
+
+/// Counts allocations (alloc, alloc_zeroed, realloc) per thread and in total.
+struct Counting;
+
+static TOTAL: AtomicU64 = AtomicU64::new(0);
+thread_local! {
+    static LOCAL: Cell<u64> = const { Cell::new(0) };
+}
+
+fn count() {
+    TOTAL.fetch_add(1, Ordering::Relaxed);
+    let _ = LOCAL.try_with(|c| c.set(c.get() + 1));
+}
+
+// SAFETY: every call is forwarded unchanged to the system allocator.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count();
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        count();
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count();
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+fn local_allocs() -> u64 {
+    LOCAL.with(Cell::get)
+}
+
+// ---- helpers ------------------------------------------------------------------------
+
+/// Polls a fire once; a fire that plans nothing is ready at the first poll.
+fn fire_now(
+    system: &HookSystem,
+    event: HookEvent,
+    input: Map<String, Value>,
+) -> AggregatedHookResult {
+    let mut fire = pin!(system.fire(event, input));
+    match fire.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
+        Poll::Ready(result) => result,
+        Poll::Pending => panic!("a fire without matching hooks must complete at once"),
+    }
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+fn measurement() -> (Duration, Duration) {
+    if quick() {
+        (Duration::from_millis(100), Duration::from_millis(300))
+    } else {
+        (Duration::from_secs(2), Duration::from_secs(5))
+    }
+}
+
+fn results_dir() -> std::path::PathBuf {
+    let dir = repo().join("target/bench-results");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+// ---- no match -------------------------------------------------------------------------
+
+fn no_match(c: &mut Criterion) {
+    let fx = Fixture::new();
+    let hook = vec![command_hook("/bin/false")];
+    let with_hooks = fx.settings("no-match.json", hook.clone(), false);
+    let disabled = fx.settings_raw(
+        "disabled.json",
+        &json!({"tools": {"enableHooks": false},
+                "hooks": {"BeforeTool": [{"matcher": "write_file", "hooks": hook}]}}),
+    );
+    let enabled = fx.system(&with_hooks);
+    let off = fx.system(&disabled);
+    let input = allow_input();
+    let mut miss = allow_input();
+    miss.insert("tool_name".into(), Value::from("read_file"));
+
+    let cases: [(&str, &HookSystem, HookEvent, &Map<String, Value>); 3] = [
+        ("disabled", &off, HookEvent::BeforeTool, &input),
+        ("no_hook_for_event", &enabled, HookEvent::AfterTool, &input),
+        ("matcher_miss", &enabled, HookEvent::BeforeTool, &miss),
+    ];
+
+    // Allocations per fire, on this thread only (the fire runs here, synchronously).
+    let mut counts = serde_json::Map::new();
+    const FIRES: usize = 10_000;
+    for (name, system, event, input) in cases {
+        let inputs: Vec<Map<String, Value>> = (0..FIRES).map(|_| input.clone()).collect();
+        let mut results = Vec::with_capacity(FIRES);
+        let before = local_allocs();
+        for input in inputs {
+            results.push(fire_now(system, event, input));
+        }
+        let allocs = local_allocs() - before;
+        assert!(results.iter().all(|r| r.executions.is_empty()));
+        let per_fire = allocs as f64 / FIRES as f64;
+        println!("allocations per fire, no_match/{name}: {per_fire}");
+        counts.insert(name.into(), json!(per_fire));
+    }
+    {
+        let before = local_allocs();
+        for _ in 0..FIRES {
+            black_box(enabled.has_hooks(HookEvent::BeforeTool, Some(black_box("read_file"))));
+        }
+        let per = (local_allocs() - before) as f64 / FIRES as f64;
+        println!("allocations per call, has_hooks: {per}");
+        counts.insert("has_hooks".into(), json!(per));
+    }
+    let _ = std::fs::write(
+        results_dir().join("alloc.json"),
+        serde_json::to_vec_pretty(&counts).unwrap(),
+    );
+
+    let (warm_up, measure) = measurement();
+    let mut group = c.benchmark_group(format!("no_match{}", backtrace_tag()));
+    group.warm_up_time(warm_up).measurement_time(measure);
+    for (name, system, event, input) in cases {
+        group.bench_function(name, |b| {
+            b.iter_batched(
+                || input.clone(),
+                |input| fire_now(system, event, input),
+                BatchSize::SmallInput,
+            )
+        });
+    }
+    // The part of the above that is only dropping the caller's input map.
+    group.bench_function("drop_input_only", |b| {
+        b.iter_batched(|| input.clone(), drop, BatchSize::SmallInput)
+    });
+    group.bench_function("has_hooks", |b| {
+        b.iter(|| enabled.has_hooks(HookEvent::BeforeTool, black_box(Some("read_file"))))
+    });
+    group.finish();
+}
+
+// ---- one plugin ----------------------------------------------------------------------------
+
+fn plugin(c: &mut Criterion) {
+    let fx = Fixture::new();
+    let settings = fx.settings(
+        "plugin.json",
+        vec![plugin_hook(&echo_policy_wasm(), 0)],
+        false,
+    );
+    let system = fx.system(&settings);
+    let rt = runtime();
+    let (allow, block) = (allow_input(), block_input());
+    // Sanity: the policy answers as expected.
+    assert!(
+        !rt.block_on(system.fire(HookEvent::BeforeTool, allow.clone()))
+            .is_blocked()
+    );
+    assert!(
+        rt.block_on(system.fire(HookEvent::BeforeTool, block.clone()))
+            .is_blocked()
+    );
+    println!("input: {} bytes", input_len());
+
+    // Allocations per plugin fire (whole process: wasmtime and tokio included).
+    let fires = if quick() { 50 } else { 1000 };
+    let before = TOTAL.load(Ordering::Relaxed);
+    for _ in 0..fires {
+        black_box(rt.block_on(system.fire(HookEvent::BeforeTool, allow.clone())));
+    }
+    let per_fire = (TOTAL.load(Ordering::Relaxed) - before) as f64 / fires as f64;
+    println!("allocations per fire, plugin/allow (incl. input clone): {per_fire:.0}");
+    let path = results_dir().join("alloc.json");
+    if let Ok(text) = std::fs::read(&path)
+        && let Ok(Value::Object(mut counts)) = serde_json::from_slice::<Value>(&text)
+    {
+        counts.insert(format!("plugin_allow{}", backtrace_tag()), json!(per_fire));
+        let _ = std::fs::write(&path, serde_json::to_vec_pretty(&counts).unwrap());
+    }
+
+    let (warm_up, measure) = measurement();
+    let mut group = c.benchmark_group(format!("plugin{}", backtrace_tag()));
+    group.warm_up_time(warm_up).measurement_time(measure);
+    for (name, input) in [("allow", &allow), ("block", &block)] {
+        group.bench_function(name, |b| {
+            b.to_async(&rt).iter_batched(
+                || input.clone(),
+                |input| system.fire(HookEvent::BeforeTool, input),
+                BatchSize::SmallInput,
+            )
+        });
+    }
+    group.finish();
+}
+
+// ---- command hooks and bare spawns -----------------------------------------------------------
+
+/// Spawns `/bin/sh -c command` exactly as a command hook is started (cwd, pipes),
+/// writes the input, reads stdout and stderr, waits: what any host must do.
+fn bare_spawn(command: &str, cwd: &std::path::Path, input: &[u8]) -> std::process::Output {
+    let mut child = Command::new("/bin/sh")
+        .arg("-c")
+        .arg(command)
+        .current_dir(cwd)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let _ = stdin.write_all(input);
+    drop(stdin);
+    child.wait_with_output().unwrap()
+}
+
+fn command(c: &mut Criterion) {
+    let fx = Fixture::new();
+    let rt = runtime();
+    let mut policies: Vec<(&str, String)> = vec![
+        ("native", native_policy().display().to_string()),
+        ("sh", fx.sh_policy().display().to_string()),
+    ];
+    if have_python3() {
+        policies.push(("python3", fx.python_policy().display().to_string()));
+    } else {
+        println!("python3 not found: skipping command/python3");
+    }
+    // The input as a hook receives it (base fields completed by the host).
+    let input = allow_input();
+    let wire = serde_json::to_vec(&input).unwrap();
+
+    let (warm_up, measure) = measurement();
+    let mut group = c.benchmark_group(format!("command{}", backtrace_tag()));
+    group.warm_up_time(warm_up).measurement_time(measure);
+    if !quick() {
+        group.sample_size(40);
+    } else {
+        group.sample_size(10);
+    }
+    for (name, command) in &policies {
+        let settings = fx.settings(
+            &format!("cmd-{name}.json"),
+            vec![command_hook(command)],
+            false,
+        );
+        let system = fx.system(&settings);
+        let result = rt.block_on(system.fire(HookEvent::BeforeTool, input.clone()));
+        assert!(
+            result.success && !result.is_blocked(),
+            "{name}: {:?}",
+            result.errors
+        );
+        let blocked = rt.block_on(system.fire(HookEvent::BeforeTool, block_input()));
+        assert!(blocked.is_blocked(), "{name} must block /etc");
+
+        group.bench_function(format!("hook/{name}"), |b| {
+            b.to_async(&rt).iter_batched(
+                || input.clone(),
+                |input| system.fire(HookEvent::BeforeTool, input),
+                BatchSize::SmallInput,
+            )
+        });
+        let project = fx.project();
+        let out = bare_spawn(command, &project, &wire);
+        assert!(out.status.success(), "{name}: bare spawn failed");
+        group.bench_function(format!("spawn/{name}"), |b| {
+            b.iter(|| bare_spawn(command, &project, &wire))
+        });
+    }
+    group.finish();
+}
+
+// ---- fan-out -------------------------------------------------------------------------------
+
+fn fanout(c: &mut Criterion) {
+    let fx = Fixture::new();
+    let rt = runtime();
+    let wasm = echo_policy_wasm();
+    let input = allow_input();
+    let (warm_up, measure) = measurement();
+    let mut group = c.benchmark_group(format!("fanout{}", backtrace_tag()));
+    group.warm_up_time(warm_up).measurement_time(measure);
+    for sequential in [false, true] {
+        for n in [1usize, 8, 32] {
+            let hooks = (0..n).map(|i| plugin_hook(&wasm, i)).collect();
+            let mode = if sequential { "sequential" } else { "parallel" };
+            let settings = fx.settings(&format!("fanout-{mode}-{n}.json"), hooks, sequential);
+            let system = fx.system(&settings);
+            let result = rt.block_on(system.fire(HookEvent::BeforeTool, input.clone()));
+            assert_eq!(result.executions.len(), n);
+            assert!(result.success, "{:?}", result.errors);
+            group.bench_function(format!("{mode}/{n}"), |b| {
+                b.to_async(&rt).iter_batched(
+                    || input.clone(),
+                    |input| system.fire(HookEvent::BeforeTool, input),
+                    BatchSize::SmallInput,
+                )
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, no_match, plugin, command, fanout);
+criterion_main!(benches);

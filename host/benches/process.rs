@@ -1,0 +1,476 @@
+//! Whole-process measurements (a plain timing harness, every run timed on its own so
+//! that medians and p90s are exact):
+//!
+//! - `hookhost fire` as a process: no hooks, one plugin with a warm and a cold
+//!   compile cache, one `sh` command hook;
+//! - `hookhost serve`: round trip of one request from a client over the pipes
+//!   (no matching hook, one plugin allowing and blocking, an `sh` hook), and
+//!   throughput with requests pipelined (both cores);
+//! - resident memory of `hookhost serve` with 1, 10 and 100 distinct plugins loaded.
+//!
+//! Every process case runs with `RUST_BACKTRACE` unset and `=1`. The binary is
+//! `$HOOKHOST_BIN` (scripts/bench.sh points it at the release build) or the bench
+//! profile's. Results go to `target/bench-results/process.json`.
+//! `--quick` (or `HOOKHOST_BENCH_QUICK`) runs few iterations: the CI smoke run.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
+
+#[path = "support/mod.rs"]
+mod support;
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use support::*;
+
+fn bin() -> PathBuf {
+    std::env::var_os("HOOKHOST_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_hookhost")))
+}
+
+/// Median, p90 and friends of a set of durations, in microseconds.
+fn stats(name: &str, samples: &mut [Duration]) -> Value {
+    samples.sort();
+    let us = |d: Duration| d.as_secs_f64() * 1e6;
+    let pick = |q: f64| us(samples[((samples.len() - 1) as f64 * q).round() as usize]);
+    let mean = samples.iter().map(|d| us(*d)).sum::<f64>() / samples.len() as f64;
+    let row = json!({
+        "name": name, "unit": "us", "n": samples.len(),
+        "median": pick(0.5), "p90": pick(0.9), "min": us(samples[0]), "mean": mean,
+    });
+    println!(
+        "{name:<48} n={:<6} median {:>10.1} µs   p90 {:>10.1} µs",
+        samples.len(),
+        pick(0.5),
+        pick(0.9)
+    );
+    row
+}
+
+struct Env {
+    fx: Fixture,
+    home: PathBuf,
+    results: Vec<Value>,
+    quick: bool,
+}
+
+impl Env {
+    fn command(&self, backtrace: bool) -> Command {
+        let mut command = Command::new(bin());
+        command
+            .current_dir(self.fx.root())
+            .env("HOME", &self.home)
+            .env(
+                "LLXPRT_SYSTEM_SETTINGS_PATH",
+                self.fx.root().join("no-system-settings.json"),
+            )
+            .env_remove("HOOKHOST_LOG")
+            .env_remove("RUST_LIB_BACKTRACE");
+        if backtrace {
+            command.env("RUST_BACKTRACE", "1");
+        } else {
+            command.env_remove("RUST_BACKTRACE");
+        }
+        command
+    }
+
+    fn fire_once(
+        &self,
+        settings: &Path,
+        cache: &Path,
+        backtrace: bool,
+        input: &[u8],
+    ) -> (Duration, i32) {
+        let mut command = self.command(backtrace);
+        command
+            .args(["fire", "BeforeTool", "--project-dir"])
+            .arg(self.fx.project())
+            .arg("--settings")
+            .arg(settings)
+            .env("HOOKHOST_CACHE_DIR", cache)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let start = Instant::now();
+        let mut child = command.spawn().unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let _ = stdin.write_all(input);
+        drop(stdin);
+        let out = child.wait_with_output().unwrap();
+        let elapsed = start.elapsed();
+        (elapsed, out.status.code().unwrap_or(-1))
+    }
+
+    fn serve(&self, settings: &Path, cache: &Path, backtrace: bool) -> Server {
+        let mut command = self.command(backtrace);
+        command
+            .args(["serve", "--project-dir"])
+            .arg(self.fx.project())
+            .arg("--settings")
+            .arg(settings)
+            .env("HOOKHOST_CACHE_DIR", cache)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        let mut child = command.spawn().unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        Server {
+            child,
+            stdin: Some(stdin),
+            stdout,
+            line: String::new(),
+        }
+    }
+}
+
+struct Server {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    stdout: BufReader<ChildStdout>,
+    line: String,
+}
+
+impl Server {
+    fn request(&mut self, line: &[u8]) -> &str {
+        let stdin = self.stdin.as_mut().unwrap();
+        stdin.write_all(line).unwrap();
+        stdin.flush().unwrap();
+        self.line.clear();
+        self.stdout.read_line(&mut self.line).unwrap();
+        &self.line
+    }
+
+    fn rss_kib(&self) -> (u64, u64) {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
+        let field = |name: &str| {
+            status
+                .lines()
+                .find(|l| l.starts_with(name))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0)
+        };
+        (field("VmRSS:"), field("VmHWM:"))
+    }
+
+    fn close(mut self) {
+        drop(self.stdin.take());
+        let _ = self.child.wait();
+    }
+}
+
+fn request_line(id: usize, event: &str, input: &Value) -> Vec<u8> {
+    let mut line =
+        serde_json::to_vec(&json!({"correlationId": id, "eventName": event, "input": input}))
+            .unwrap();
+    line.push(b'\n');
+    line
+}
+
+// ---- hookhost fire --------------------------------------------------------------------------
+
+fn fire_process(env: &mut Env) {
+    let fx = &env.fx;
+    let wasm = echo_policy_wasm();
+    let none = fx.settings_raw(
+        "none.json",
+        &json!({"tools": {"enableHooks": true}, "hooks": {}}),
+    );
+    let plugin = fx.settings("process-plugin.json", vec![plugin_hook(&wasm, 0)], false);
+    let sh = fx.settings(
+        "process-sh.json",
+        vec![command_hook(&fx.sh_policy().display().to_string())],
+        false,
+    );
+    let allow = serde_json::to_vec(&allow_input()).unwrap();
+    let block = serde_json::to_vec(&block_input()).unwrap();
+    let warm_cache = fx.root().join("warm-cache");
+    // Warm the cache (and check the answers).
+    assert_eq!(env.fire_once(&plugin, &warm_cache, false, &allow).1, 0);
+    assert_eq!(env.fire_once(&plugin, &warm_cache, false, &block).1, 2);
+
+    let (warm_runs, cold_runs) = if env.quick { (5, 2) } else { (100, 12) };
+    for backtrace in [false, true] {
+        let tag = if backtrace { " (RUST_BACKTRACE=1)" } else { "" };
+        let cases: [(&str, &Path, &[u8], i32); 4] = [
+            ("fire process: no hooks", &none, &allow, 0),
+            (
+                "fire process: 1 plugin, warm cache, allow",
+                &plugin,
+                &allow,
+                0,
+            ),
+            (
+                "fire process: 1 plugin, warm cache, block",
+                &plugin,
+                &block,
+                2,
+            ),
+            ("fire process: 1 sh command hook, allow", &sh, &allow, 0),
+        ];
+        for (name, settings, input, code) in cases {
+            let mut samples = Vec::new();
+            for _ in 0..warm_runs {
+                let (elapsed, got) = env.fire_once(settings, &warm_cache, backtrace, input);
+                assert_eq!(got, code, "{name}");
+                samples.push(elapsed);
+            }
+            env.results
+                .push(stats(&format!("{name}{tag}"), &mut samples));
+        }
+        let mut samples = Vec::new();
+        for i in 0..cold_runs {
+            let cold = fx.root().join(format!("cold-cache-{backtrace}-{i}"));
+            let (elapsed, got) = env.fire_once(&plugin, &cold, backtrace, &allow);
+            assert_eq!(got, 0);
+            samples.push(elapsed);
+            let _ = std::fs::remove_dir_all(&cold);
+        }
+        env.results.push(stats(
+            &format!("fire process: 1 plugin, cold cache, allow{tag}"),
+            &mut samples,
+        ));
+    }
+}
+
+// ---- hookhost serve -------------------------------------------------------------------------
+
+fn serve(env: &mut Env) {
+    let fx = &env.fx;
+    let wasm = echo_policy_wasm();
+    let plugin = fx.settings("serve-plugin.json", vec![plugin_hook(&wasm, 0)], false);
+    let sh = fx.settings(
+        "serve-sh.json",
+        vec![command_hook(&fx.sh_policy().display().to_string())],
+        false,
+    );
+    let cache = fx.root().join("warm-cache");
+    let allow = Value::Object(allow_input());
+    let block = Value::Object(block_input());
+    let (rtt_runs, sh_runs, burst) = if env.quick {
+        (50, 10, 500)
+    } else {
+        (5000, 300, 40_000)
+    };
+
+    for backtrace in [false, true] {
+        let tag = if backtrace { " (RUST_BACKTRACE=1)" } else { "" };
+        let mut server = env.serve(&plugin, &cache, backtrace);
+        assert!(
+            server
+                .request(&request_line(0, "BeforeTool", &allow))
+                .contains("\"success\":true")
+        );
+        let cases = [
+            (
+                "serve round trip: no matching hook",
+                "AfterTool",
+                &allow,
+                "\"finalOutput\":{}",
+            ),
+            (
+                "serve round trip: 1 plugin, allow",
+                "BeforeTool",
+                &allow,
+                "\"success\":true",
+            ),
+            (
+                "serve round trip: 1 plugin, block",
+                "BeforeTool",
+                &block,
+                "\"decision\":\"block\"",
+            ),
+        ];
+        for (name, event, input, expect) in cases {
+            let lines: Vec<Vec<u8>> = (0..rtt_runs)
+                .map(|i| request_line(i, event, input))
+                .collect();
+            for line in lines.iter().take(rtt_runs / 10) {
+                server.request(line);
+            }
+            let mut samples = Vec::with_capacity(rtt_runs);
+            for line in &lines {
+                let start = Instant::now();
+                let answer = server.request(line);
+                samples.push(start.elapsed());
+                assert!(answer.contains(expect), "{name}: {answer}");
+            }
+            env.results
+                .push(stats(&format!("{name}{tag}"), &mut samples));
+        }
+        if !backtrace {
+            // Throughput: a writer thread pipelines `burst` requests, this thread reads
+            // the answers; the server runs them on both cores.
+            let lines: Vec<u8> = (0..burst)
+                .flat_map(|i| request_line(i, "BeforeTool", &allow))
+                .collect();
+            let mut stdin = server.stdin.take().unwrap();
+            let start = Instant::now();
+            let writer = std::thread::spawn(move || {
+                stdin.write_all(&lines).unwrap();
+                stdin.flush().unwrap();
+                stdin
+            });
+            let mut ok = 0usize;
+            for _ in 0..burst {
+                server.line.clear();
+                server.stdout.read_line(&mut server.line).unwrap();
+                ok += usize::from(server.line.contains("\"success\":true"));
+            }
+            let elapsed = start.elapsed();
+            server.stdin = Some(writer.join().unwrap());
+            assert_eq!(ok, burst);
+            let rate = burst as f64 / elapsed.as_secs_f64();
+            println!(
+                "{:<48} {burst} requests in {elapsed:.2?}: {rate:.0} fires/s",
+                "serve throughput: 1 plugin, pipelined"
+            );
+            env.results.push(json!({
+                "name": "serve throughput: 1 plugin, pipelined", "unit": "fires/s",
+                "n": burst, "rate": rate, "seconds": elapsed.as_secs_f64(),
+            }));
+        }
+        server.close();
+
+        let mut server = env.serve(&sh, &cache, backtrace);
+        let line = request_line(0, "BeforeTool", &allow);
+        for _ in 0..5 {
+            server.request(&line);
+        }
+        let mut samples = Vec::new();
+        for _ in 0..sh_runs {
+            let start = Instant::now();
+            let answer = server.request(&line);
+            samples.push(start.elapsed());
+            assert!(answer.contains("\"success\":true"), "{answer}");
+        }
+        env.results.push(stats(
+            &format!("serve round trip: 1 sh command hook, allow{tag}"),
+            &mut samples,
+        ));
+        server.close();
+    }
+}
+
+// ---- resident memory --------------------------------------------------------------------------
+
+/// `wasm` with a custom section appended: a distinct plugin (own digest, own compiled
+/// code) that behaves the same.
+fn distinct_copy(wasm: &[u8], n: usize) -> Vec<u8> {
+    fn leb(mut v: usize, out: &mut Vec<u8>) {
+        loop {
+            let byte = (v & 0x7f) as u8;
+            v >>= 7;
+            if v == 0 {
+                out.push(byte);
+                return;
+            }
+            out.push(byte | 0x80);
+        }
+    }
+    let name = b"hookhost-bench";
+    let payload = format!("copy {n}");
+    let mut body = Vec::new();
+    leb(name.len(), &mut body);
+    body.extend_from_slice(name);
+    body.extend_from_slice(payload.as_bytes());
+    let mut out = wasm.to_vec();
+    out.push(0);
+    leb(body.len(), &mut out);
+    out.extend_from_slice(&body);
+    out
+}
+
+fn memory(env: &mut Env) {
+    let fx = &env.fx;
+    let wasm = std::fs::read(echo_policy_wasm()).unwrap();
+    let counts: &[usize] = if env.quick { &[1, 10] } else { &[1, 10, 100] };
+    let dir = fx.root().join("plugins");
+    std::fs::create_dir_all(&dir).unwrap();
+    let allow = Value::Object(allow_input());
+    for &n in counts {
+        let hooks: Vec<Value> = (0..n)
+            .map(|i| {
+                let path = dir.join(format!("policy-{i}.wasm"));
+                if !path.exists() {
+                    std::fs::write(&path, distinct_copy(&wasm, i)).unwrap();
+                }
+                plugin_hook(&path, i)
+            })
+            .collect();
+        let settings = fx.settings(&format!("memory-{n}.json"), hooks, false);
+        let cache = fx.root().join("memory-cache");
+        for (phase, warm) in [("cold cache", false), ("warm cache", true)] {
+            let _ = warm;
+            let start = Instant::now();
+            let mut server = env.serve(&settings, &cache, false);
+            // A request for an event without hooks: answered once every plugin is loaded.
+            let answer = server.request(&request_line(0, "Notification", &json!({})));
+            assert!(answer.contains("\"success\":true"), "{answer}");
+            let load = start.elapsed();
+            let (loaded, _) = server.rss_kib();
+            let answer = server
+                .request(&request_line(1, "BeforeTool", &allow))
+                .to_owned();
+            assert!(answer.contains("\"success\":true"), "{answer}");
+            let (fired, peak) = server.rss_kib();
+            server.close();
+            println!(
+                "{:<48} load {load:.2?}  VmRSS loaded {:.1} MiB, after a fire {:.1} MiB, peak {:.1} MiB",
+                format!("serve memory: {n} plugins, {phase}"),
+                loaded as f64 / 1024.0,
+                fired as f64 / 1024.0,
+                peak as f64 / 1024.0
+            );
+            env.results.push(json!({
+                "name": format!("serve memory: {n} plugins, {phase}"), "unit": "MiB",
+                "plugins": n, "load_ms": load.as_secs_f64() * 1e3,
+                "rss_loaded": loaded as f64 / 1024.0, "rss_after_fire": fired as f64 / 1024.0,
+                "rss_peak": peak as f64 / 1024.0,
+            }));
+        }
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    // `cargo bench` passes `--bench`; a plain argument is a filter, as for criterion.
+    let filter: Vec<&String> = args.iter().filter(|a| !a.starts_with('-')).collect();
+    if args.iter().any(|a| a == "--list") {
+        return;
+    }
+    let selected =
+        |name: &str| filter.is_empty() || filter.iter().any(|f| name.contains(f.as_str()));
+    let fx = Fixture::new();
+    let home = fx.root().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let mut env = Env {
+        fx,
+        home,
+        results: Vec::new(),
+        quick: quick(),
+    };
+    println!("hookhost binary: {}", bin().display());
+    if selected("fire_process") {
+        fire_process(&mut env);
+    }
+    if selected("serve") {
+        serve(&mut env);
+    }
+    if selected("memory") {
+        memory(&mut env);
+    }
+    let dir = repo().join("target/bench-results");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = json!({"binary": bin(), "quick": env.quick, "results": env.results});
+    std::fs::write(
+        dir.join("process.json"),
+        serde_json::to_vec_pretty(&out).unwrap(),
+    )
+    .unwrap();
+}

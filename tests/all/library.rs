@@ -1,0 +1,270 @@
+//! The Rust API (CONTRACT §3): build a `HookSystem` once, fire many times.
+
+use std::path::PathBuf;
+
+use hookhost::{Decision, HookEvent, HookSystem};
+use serde_json::{Map, Value, json};
+
+use crate::common::{Project, cmd, group, say};
+
+fn object(v: Value) -> Map<String, Value> {
+    v.as_object().cloned().expect("a JSON object")
+}
+
+/// A project with a BeforeTool guard for `write_file` that rewrites the path and blocks
+/// writes to /etc, and an AfterTool context hook.
+fn guarded_project() -> (Project, PathBuf) {
+    let p = Project::new();
+    let guard = p.python(
+        "guard.py",
+        r#"import json, sys
+event = json.load(sys.stdin)
+path = event["tool_input"].get("file_path", "")
+if path.startswith("/etc/"):
+    print(json.dumps({"decision": "block", "reason": "Writing to /etc is prohibited"}))
+else:
+    print(json.dumps({"decision": "allow", "hookSpecificOutput": {"tool_input": {"file_path": "/sandbox" + path}}}))"#,
+    );
+    let settings = p.settings(json!({
+        "BeforeTool": [{"matcher": "write_file", "hooks": [cmd(&guard)]}],
+        "AfterTool": [group(vec![cmd("echo '{\"hookSpecificOutput\":{\"additionalContext\":\"checked\"}}'")])]
+    }));
+    (p, settings)
+}
+
+fn build(p: &Project, settings: &PathBuf) -> HookSystem {
+    HookSystem::builder()
+        .project_dir(p.dir())
+        .settings_files([settings])
+        .build()
+}
+
+#[tokio::test]
+async fn fire_block_and_rewrite_through_the_library() {
+    let (p, settings) = guarded_project();
+    let hooks = build(&p, &settings);
+    assert!(hooks.is_enabled());
+    assert!(hooks.diagnostics().is_empty(), "{:?}", hooks.diagnostics());
+
+    let blocked = hooks
+        .fire(
+            HookEvent::BeforeTool,
+            object(json!({"tool_name": "write_file", "tool_input": {"file_path": "/etc/passwd"}})),
+        )
+        .await;
+    assert!(blocked.is_blocked());
+    assert!(blocked.success);
+    assert_eq!(
+        blocked.block_reason(),
+        Some("Writing to /etc is prohibited")
+    );
+    assert_eq!(blocked.final_output.decision, Some(Decision::Block));
+    assert_eq!(blocked.tool_input(), None);
+
+    let allowed = hooks
+        .fire(
+            HookEvent::BeforeTool,
+            object(json!({"tool_name": "write_file", "tool_input": {"file_path": "/tmp/x"}})),
+        )
+        .await;
+    assert!(!allowed.is_blocked());
+    assert_eq!(allowed.block_reason(), None);
+    assert_eq!(
+        allowed.tool_input(),
+        Some(&json!({"file_path": "/sandbox/tmp/x"}))
+    );
+    assert_eq!(allowed.executions.len(), 1);
+    assert_eq!(allowed.executions[0].exit_code, Some(0));
+
+    let after = hooks
+        .fire(
+            HookEvent::AfterTool,
+            object(json!({"tool_name": "write_file", "tool_input": {}, "tool_response": {}})),
+        )
+        .await;
+    assert_eq!(after.additional_context(), Some("checked"));
+    assert!(!after.should_stop());
+}
+
+#[tokio::test]
+async fn has_hooks_is_the_fast_path_check() {
+    let (p, settings) = guarded_project();
+    let hooks = build(&p, &settings);
+    assert!(hooks.has_hooks(HookEvent::BeforeTool, Some("write_file")));
+    assert!(!hooks.has_hooks(HookEvent::BeforeTool, Some("read_file")));
+    assert!(!hooks.has_hooks(HookEvent::BeforeTool, None));
+    assert!(hooks.has_hooks(HookEvent::AfterTool, Some("anything")));
+    assert!(!hooks.has_hooks(HookEvent::BeforeModel, None));
+
+    // A fire that matches nothing runs nothing and reports nothing.
+    let result = hooks
+        .fire(
+            HookEvent::BeforeTool,
+            object(json!({"tool_name": "read_file"})),
+        )
+        .await;
+    assert!(result.success);
+    assert!(result.executions.is_empty());
+    assert_eq!(result.final_output, hookhost::HookOutput::default());
+}
+
+#[tokio::test]
+async fn enable_hooks_false_overrides_the_settings() {
+    let p = Project::new();
+    let settings =
+        p.settings(json!({"BeforeTool": [group(vec![cmd("touch ran.marker; exit 2")])]}));
+    let hooks = HookSystem::builder()
+        .project_dir(p.dir())
+        .settings_files([&settings])
+        .enable_hooks(false)
+        .build();
+    assert!(!hooks.is_enabled());
+    assert!(hooks.enabled_in_settings());
+    assert!(!hooks.has_hooks(HookEvent::BeforeTool, Some("t")));
+    let result = hooks
+        .fire(HookEvent::BeforeTool, object(json!({"tool_name": "t"})))
+        .await;
+    assert!(!result.is_blocked());
+    assert!(result.executions.is_empty());
+    assert!(!p.exists("ran.marker"));
+}
+
+#[tokio::test]
+async fn builder_session_and_transcript_reach_the_hook() {
+    let p = Project::new();
+    let settings = p.settings(json!({"SessionStart": [group(vec![cmd("cat > seen.json")])]}));
+    let hooks = HookSystem::builder()
+        .project_dir(p.dir())
+        .settings_files([&settings])
+        .session_id("session-42")
+        .transcript_path("/tmp/transcript.jsonl")
+        .build();
+    let result = hooks
+        .fire(HookEvent::SessionStart, object(json!({"source": "resume"})))
+        .await;
+    assert!(result.success, "{:?}", result.errors);
+    let seen = p.read_json("seen.json");
+    assert_eq!(seen["session_id"], "session-42");
+    assert_eq!(seen["transcript_path"], "/tmp/transcript.jsonl");
+    assert_eq!(seen["source"], "resume");
+    assert_eq!(seen["hook_event_name"], "SessionStart");
+    assert_eq!(seen["cwd"], p.dir().display().to_string().as_str());
+}
+
+#[tokio::test]
+async fn the_output_cap_is_configurable() {
+    let p = Project::new();
+    let settings = p.settings(json!({"AfterTool": [group(vec![cmd(
+        "printf '{\"systemMessage\":\"'; head -c 5000 /dev/zero | tr '\\0' y; printf '\"}'"
+    )])]}));
+    let hooks = HookSystem::builder()
+        .project_dir(p.dir())
+        .settings_files([&settings])
+        .output_cap(1024)
+        .build();
+    let result = hooks
+        .fire(
+            HookEvent::AfterTool,
+            object(json!({"tool_name": "t", "tool_input": {}, "tool_response": {}})),
+        )
+        .await;
+    let message = result.system_message().expect("the cut JSON is plain text");
+    assert_eq!(message.len(), 1024);
+    assert!(message.starts_with("{\"systemMessage\":\"yyy"));
+    let warnings = &result.executions[0].warnings;
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("stdout truncated to 1024 of 5020 bytes")),
+        "{warnings:?}"
+    );
+}
+
+#[tokio::test]
+async fn diagnostics_and_hook_listing() {
+    let p = Project::new();
+    let settings = p.settings(json!({"BeforeTool": [
+        group(vec![cmd(&say("first")), json!({"type": "command", "command": "x", "timeout": "1s"})]),
+        {"matcher": "(", "hooks": [cmd(&say("second"))]}
+    ]}));
+    let hooks = build(&p, &settings);
+    let messages: Vec<String> = hooks
+        .diagnostics()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(messages.len(), 2, "{messages:?}");
+    assert!(
+        messages[0].starts_with("error: ")
+            && messages[0].contains("hooks.BeforeTool[0].hooks[1].timeout")
+    );
+    assert!(
+        messages[1].starts_with("warning: ") && messages[1].contains("hooks.BeforeTool[1].matcher")
+    );
+    let names: Vec<&str> = hooks
+        .hooks(HookEvent::BeforeTool)
+        .map(|h| h.spec.name.as_str())
+        .collect();
+    assert_eq!(names, ["echo first", "echo second"]);
+    let locations: Vec<&str> = hooks
+        .hooks(HookEvent::BeforeTool)
+        .map(|h| h.location.as_str())
+        .collect();
+    assert_eq!(
+        locations,
+        [
+            "hooks.BeforeTool[0].hooks[0]",
+            "hooks.BeforeTool[1].hooks[0]"
+        ]
+    );
+}
+
+#[tokio::test]
+async fn one_system_fires_concurrently() {
+    let p = Project::new();
+    let settings = p.settings(json!({"BeforeTool": [group(vec![cmd(
+        "python3 -c 'import json,sys; e=json.load(sys.stdin); print(json.dumps({\"systemMessage\": e[\"tool_name\"]}))'"
+    )])]}));
+    let hooks = build(&p, &settings);
+    let fires = (0..8).map(|i| {
+        let hooks = &hooks;
+        async move {
+            let result = hooks
+                .fire(
+                    HookEvent::BeforeTool,
+                    object(json!({"tool_name": format!("tool-{i}")})),
+                )
+                .await;
+            (i, result)
+        }
+    });
+    for (i, result) in futures::future::join_all(fires).await {
+        assert_eq!(
+            result.system_message(),
+            Some(format!("tool-{i}").as_str()),
+            "{:?}",
+            result.errors
+        );
+    }
+}
+
+#[test]
+fn fire_blocking_works_without_a_runtime() {
+    let (p, settings) = guarded_project();
+    let hooks = build(&p, &settings);
+    let result = hooks.fire_blocking(
+        HookEvent::BeforeTool,
+        object(json!({"tool_name": "write_file", "tool_input": {"file_path": "/etc/shadow"}})),
+    );
+    assert!(result.is_blocked());
+    assert_eq!(result.block_reason(), Some("Writing to /etc is prohibited"));
+}
+
+#[test]
+fn events_parse_from_their_names() {
+    for event in HookEvent::ALL {
+        assert_eq!(event.as_str().parse::<HookEvent>(), Ok(event));
+    }
+    let err = "Stop".parse::<HookEvent>().expect_err("not an event");
+    assert!(err.to_string().contains("Stop"));
+}

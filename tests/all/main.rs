@@ -1,0 +1,21 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+//! Integration tests of hookhost's core: command hooks run through the real `hookhost`
+//! CLI (and a few through the library API) against throw-away projects.
+//!
+//! One test binary, one module per area; `common` builds the projects and runs the
+//! binary with an isolated HOME and system-settings path.
+
+mod common;
+
+mod aggregation;
+mod chaining;
+mod check;
+mod claude;
+mod cli;
+mod environment;
+mod exit_codes;
+mod library;
+mod matchers;
+mod plugin;
+mod process;
+mod settings;

@@ -1,0 +1,173 @@
+//! `adversary`: a guest that misbehaves on request, to test limits and the sandbox.
+//!
+//! The mode is the first argument that names a mode (the configured `args`;
+//! any `argv[0]` is skipped because it is not a mode name), else the `mode`
+//! field of `tool_input`, else a top-level `mode` field of the input. Without
+//! a mode it answers `{}`.
+//!
+//! | mode           | behaviour                                                            |
+//! |----------------|----------------------------------------------------------------------|
+//! | `spin`         | infinite busy loop (fuel / deadline)                                 |
+//! | `sleep`        | `std::thread::sleep` for 60 s (deadline while blocked in the host)   |
+//! | `membomb`      | allocate and touch 1 MiB blocks until allocation fails (memory limit)|
+//! | `trap`         | `panic!` (a trap on wasm)                                            |
+//! | `stackoverflow`| unbounded non-tail recursion                                         |
+//! | `bigout`       | 10 MiB of `x` on stdout, exit 0                                      |
+//! | `exit1`        | message on stderr, exit 1                                            |
+//! | `exit2`        | `{"decision":"block","reason":"adversary: exit2"}`, exit 2 via the SDK |
+//! | `exit2-stderr` | nothing on stdout, reason on stderr, exit 2 via the SDK              |
+//! | `exit2-std`    | `std::process::exit(2)`: arrives as 1 on wasm32-wasip2 (the pitfall)  |
+//! | `readfile`     | read `path`; `systemMessage` = `read ok: <contents>` / `read error: …` |
+//! | `writefile`    | write `content` (default `written by adversary`) to `path`; `write ok` / `write error: …` |
+//! | `listdir`      | list `path` (default `/`); `listdir ok: a,b` sorted / `listdir error: …` |
+//! | `env`          | `systemMessage` = every `NAME=value` the guest sees, sorted, one per line |
+//! | `args`         | `systemMessage` = the arguments as a JSON array                      |
+//!
+//! `path` and `content` are read from `tool_input`, else from the top level.
+
+use std::hint::black_box;
+use std::io::Write;
+use std::time::Duration;
+
+use hookhost_guest::{HookInput, HookOutput, HookResult, Value, register_hook};
+
+const MODES: &[&str] = &[
+    "spin",
+    "sleep",
+    "membomb",
+    "trap",
+    "stackoverflow",
+    "bigout",
+    "exit1",
+    "exit2",
+    "exit2-stderr",
+    "exit2-std",
+    "readfile",
+    "writefile",
+    "listdir",
+    "env",
+    "args",
+];
+
+/// A string field from `tool_input`, else from the top level of the input.
+fn field(input: &HookInput, key: &str) -> Option<String> {
+    // `tool_input` of an unknown or nameless event is still looked at, so a
+    // bare `{"tool_input": {"mode": "spin"}}` works too.
+    let tool_input = input
+        .tool_input()
+        .or_else(|| input.extra().get("tool_input").and_then(Value::as_object));
+    tool_input
+        .and_then(|t| t.get(key))
+        .or_else(|| input.extra().get(key))
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+}
+
+fn mode(input: &HookInput) -> Option<String> {
+    std::env::args()
+        .find(|a| MODES.contains(&a.as_str()))
+        .or_else(|| field(input, "mode"))
+}
+
+/// Recursion with a live stack frame after the call, so it is neither a tail
+/// call nor foldable: every level keeps 1 KiB of stack.
+fn recurse(depth: u64) -> u64 {
+    // An exit the optimiser cannot prove unreachable (and rustc's
+    // unconditional-recursion lint accepts); it is never taken.
+    if black_box(depth) == u64::MAX {
+        return 0;
+    }
+    let mut frame = [0u8; 1024];
+    frame[(depth % 1024) as usize] = depth as u8;
+    let below = recurse(black_box(depth + 1));
+    black_box(&frame);
+    below.wrapping_add(u64::from(frame[0]))
+}
+
+fn message(out: String) -> HookResult {
+    Ok(HookOutput::allow().system_message(out))
+}
+
+fn adversary(input: HookInput) -> HookResult {
+    let Some(mode) = mode(&input) else {
+        return Ok(HookOutput::allow());
+    };
+    let path = field(&input, "path");
+    match mode.as_str() {
+        "spin" => {
+            let mut n = 0u64;
+            loop {
+                n = black_box(n.wrapping_add(1));
+            }
+        }
+        "sleep" => {
+            std::thread::sleep(Duration::from_secs(60));
+            message("adversary: woke up after 60 s".to_owned())
+        }
+        "membomb" => {
+            let mut blocks: Vec<Vec<u8>> = Vec::new();
+            loop {
+                // Non-zero fill so every page is really touched.
+                blocks.push(vec![0xA5; 1 << 20]);
+                black_box(&blocks);
+            }
+        }
+        "trap" => panic!("adversary: deliberate trap"),
+        "stackoverflow" => message(format!("adversary: {}", recurse(0))),
+        "bigout" => {
+            let chunk = vec![b'x'; 64 * 1024];
+            let mut stdout = std::io::stdout().lock();
+            for _ in 0..160 {
+                stdout.write_all(&chunk)?;
+            }
+            drop(stdout);
+            hookhost_guest::exit(0)
+        }
+        "exit1" => {
+            eprintln!("adversary: exit1");
+            hookhost_guest::exit(1)
+        }
+        "exit2" => Ok(HookOutput::block("adversary: exit2")),
+        "exit2-stderr" => {
+            eprintln!("adversary: blocked via stderr");
+            hookhost_guest::exit(2)
+        }
+        "exit2-std" => std::process::exit(2),
+        "readfile" => message(match std::fs::read_to_string(path.unwrap_or_default()) {
+            Ok(contents) => format!("read ok: {contents}"),
+            Err(e) => format!("read error: {e}"),
+        }),
+        "writefile" => {
+            let content = field(&input, "content").unwrap_or_else(|| "written by adversary".into());
+            message(match std::fs::write(path.unwrap_or_default(), content) {
+                Ok(()) => "write ok".to_owned(),
+                Err(e) => format!("write error: {e}"),
+            })
+        }
+        "listdir" => message(
+            match std::fs::read_dir(path.unwrap_or_else(|| "/".into())) {
+                Ok(entries) => {
+                    let mut names: Vec<String> = entries
+                        .filter_map(Result::ok)
+                        .map(|e| e.file_name().to_string_lossy().into_owned())
+                        .collect();
+                    names.sort();
+                    format!("listdir ok: {}", names.join(","))
+                }
+                Err(e) => format!("listdir error: {e}"),
+            },
+        ),
+        "env" => {
+            let mut vars: Vec<String> = std::env::vars().map(|(k, v)| format!("{k}={v}")).collect();
+            vars.sort();
+            message(vars.join("\n"))
+        }
+        "args" => {
+            let args: Vec<String> = std::env::args().collect();
+            message(hookhost_guest::serde_json::to_string(&args)?)
+        }
+        other => Err(format!("adversary: unknown mode {other:?}").into()),
+    }
+}
+
+register_hook!(adversary);
