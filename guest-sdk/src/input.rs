@@ -12,15 +12,7 @@ use serde_json::{Map, Value};
 /// The JSON field that names the event; it selects the [`HookInput`] variant.
 pub const EVENT_FIELD: &str = "hook_event_name";
 
-/// An LLM request in the stable hook API format (spec §5.1: `model`,
-/// `messages`, `config`, `toolConfig`). Kept as raw JSON because agents differ
-/// in the exact shape and a hook must round-trip what it does not understand.
-pub type LlmRequest = Value;
-
-/// An LLM response in the stable hook API format (spec §5.2: `text`,
-/// `candidates[].content.parts`, `usageMetadata`). Raw JSON for the same reason
-/// as [`LlmRequest`].
-pub type LlmResponse = Value;
+use crate::llm::{LlmRequest, LlmResponse};
 
 /// Reads a field that may be absent or `null` as its type's default, so that
 /// `"prompt": null` is as harmless as a missing `prompt`.

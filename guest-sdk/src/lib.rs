@@ -62,6 +62,7 @@
 
 mod exit;
 mod input;
+mod llm;
 mod output;
 #[cfg(test)]
 mod tests;
@@ -71,8 +72,12 @@ use std::io::{Read, Write};
 
 pub use input::{
     AfterAgentInput, AfterModelInput, AfterToolInput, Base, BeforeAgentInput, BeforeModelInput,
-    BeforeToolInput, BeforeToolSelectionInput, EVENT_FIELD, HookInput, LlmRequest, LlmResponse,
-    NotificationInput, OtherInput, PreCompressInput, SessionEndInput, SessionStartInput,
+    BeforeToolInput, BeforeToolSelectionInput, EVENT_FIELD, HookInput, NotificationInput,
+    OtherInput, PreCompressInput, SessionEndInput, SessionStartInput,
+};
+pub use llm::{
+    Candidate, CandidateContent, GenerationConfig, LlmMessage, LlmRequest, LlmResponse, Part,
+    SafetyRating, ToolConfig, UsageMetadata,
 };
 pub use output::{Decision, HookOutput, ToolMode};
 /// Re-exported so hooks can build and inspect JSON without their own dependency.

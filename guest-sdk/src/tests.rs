@@ -103,11 +103,14 @@ fn model_events_keep_llm_payloads() -> TestResult {
         "llm_request": {"model": "m", "messages": []},
         "llm_response": {"text": "hi", "candidates": [{"content": {"role": "model", "parts": ["hi"]}}]}
     }))?;
-    assert_eq!(input.llm_request().map(|r| &r["model"]), Some(&json!("m")));
+    assert_eq!(
+        input.llm_request().and_then(|r| r.model.as_deref()),
+        Some("m")
+    );
     let HookInput::AfterModel(model) = input else {
         return Err("wrong variant".into());
     };
-    assert_eq!(model.llm_response["text"], "hi");
+    assert_eq!(model.llm_response.text.as_deref(), Some("hi"));
     Ok(())
 }
 
@@ -205,5 +208,33 @@ fn handle_fills_hook_event_name() -> TestResult {
     });
     let value: Value = serde_json::from_str(&out.stdout)?;
     assert_eq!(value["hookSpecificOutput"]["hookEventName"], "AfterTool");
+    Ok(())
+}
+
+#[test]
+fn llm_formats_round_trip_unknown_fields() -> TestResult {
+    let request = json!({
+        "model": "gemini-2.5-pro",
+        "messages": [{"role": "user", "content": "hi", "name": "u1"}],
+        "config": {"temperature": 0.2, "maxOutputTokens": 100, "seed": 7},
+        "toolConfig": {"mode": "ANY", "allowedFunctionNames": ["read_file"], "x": 1},
+        "vendor": {"anything": [1, 2]}
+    });
+    let typed: crate::LlmRequest = serde_json::from_value(request.clone())?;
+    assert_eq!(typed.config.as_ref().and_then(|c| c.temperature), Some(0.2));
+    assert_eq!(
+        typed.tool_config.as_ref().and_then(|t| t.mode),
+        Some(crate::ToolMode::Any)
+    );
+    assert_eq!(serde_json::to_value(&typed)?, request);
+    let response = json!({
+        "text": "hi",
+        "candidates": [{"content": {"role": "model", "parts": ["hi", {"text": "x", "thought": true}]},
+            "finishReason": "STOP", "index": 0, "safetyRatings": [{"category": "c", "probability": "LOW", "blocked": false}]}],
+        "usageMetadata": {"promptTokenCount": 1, "candidatesTokenCount": 2, "totalTokenCount": 3, "cached": 0},
+        "modelVersion": "v"
+    });
+    let typed: crate::LlmResponse = serde_json::from_value(response.clone())?;
+    assert_eq!(serde_json::to_value(&typed)?, response);
     Ok(())
 }

@@ -34,6 +34,7 @@ pub mod chain;
 pub mod config;
 pub mod dialect;
 pub mod event;
+pub mod input;
 pub mod output;
 pub mod planner;
 pub mod result;

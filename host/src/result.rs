@@ -103,6 +103,13 @@ impl AggregatedHookResult {
         self.final_output.specific("llm_response")
     }
 
+    /// A `hookSpecificOutput` field read as a typed value, e.g.
+    /// `specific_as::<LlmResponse>("llm_response")`; `None` when absent or of
+    /// another shape.
+    pub fn specific_as<T: serde::de::DeserializeOwned>(&self, key: &str) -> Option<T> {
+        serde_json::from_value(self.final_output.specific(key)?.clone()).ok()
+    }
+
     /// The merged `toolConfig` (BeforeToolSelection).
     pub fn tool_config(&self) -> Option<&Value> {
         self.final_output.specific("toolConfig")

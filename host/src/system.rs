@@ -269,6 +269,15 @@ impl HookSystem {
         self.run_plan(event, plan, input).await
     }
 
+    /// Fires a typed input (see [`crate::input`]).
+    pub async fn fire_input(
+        &self,
+        input: &crate::input::HookInput,
+    ) -> Result<AggregatedHookResult, crate::UnknownEvent> {
+        let (event, map) = crate::input::into_fire(input)?;
+        Ok(self.fire(event, map).await)
+    }
+
     /// Fires `event` from a synchronous caller, on a private single-threaded runtime.
     /// Must not be called from inside an async runtime.
     pub fn fire_blocking(

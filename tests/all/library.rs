@@ -268,3 +268,30 @@ fn events_parse_from_their_names() {
     let err = "Stop".parse::<HookEvent>().expect_err("not an event");
     assert!(err.to_string().contains("Stop"));
 }
+
+/// Typed inputs in, typed answers out (`hookhost::input`).
+#[tokio::test]
+async fn typed_inputs_and_typed_answers() {
+    use hookhost::input::{BeforeToolSelectionInput, HookInput, LlmRequest, ToolConfig, ToolMode};
+    let p = Project::new();
+    let settings = p.settings(serde_json::json!({"BeforeToolSelection": [{"hooks": [{"type": "command",
+        "command": "echo '{\"hookSpecificOutput\":{\"toolConfig\":{\"mode\":\"ANY\",\"allowedFunctionNames\":[\"read_file\"]}}}'"}]}]}));
+    let system = hookhost::HookSystem::builder()
+        .project_dir(p.dir())
+        .settings_files([settings])
+        .build();
+    let input = HookInput::BeforeToolSelection(BeforeToolSelectionInput {
+        llm_request: LlmRequest {
+            model: Some("m".into()),
+            ..Default::default()
+        },
+        ..Default::default()
+    });
+    let result = system.fire_input(&input).await.unwrap();
+    let config: ToolConfig = result.specific_as("toolConfig").unwrap();
+    assert_eq!(config.mode, Some(ToolMode::Any));
+    assert_eq!(
+        config.allowed_function_names,
+        Some(vec!["read_file".to_owned()])
+    );
+}

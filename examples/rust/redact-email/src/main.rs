@@ -9,13 +9,10 @@
 
 mod email;
 
-use hookhost_guest::{HookInput, HookOutput, HookResult, Value, register_hook};
+use hookhost_guest::{HookInput, HookOutput, HookResult, LlmResponse, register_hook};
 
-/// Redacts the string in place; `true` if it changed.
-fn redact_value(value: &mut Value) -> bool {
-    let Value::String(text) = value else {
-        return false;
-    };
+/// Redacts the text in place; `true` if it changed.
+fn redact_text(text: &mut String) -> bool {
     match email::redact(text) {
         Some(redacted) => {
             *text = redacted;
@@ -26,28 +23,20 @@ fn redact_value(value: &mut Value) -> bool {
 }
 
 /// Redacts every text location of a stable-format LLM response.
-fn redact_response(response: &mut Value) -> bool {
-    let mut changed = false;
-    if let Some(text) = response.get_mut("text") {
-        changed |= redact_value(text);
-    }
-    let candidates = response
-        .get_mut("candidates")
-        .and_then(Value::as_array_mut)
-        .into_iter()
-        .flatten();
-    for candidate in candidates {
-        let parts = candidate
-            .pointer_mut("/content/parts")
-            .and_then(Value::as_array_mut)
-            .into_iter()
-            .flatten();
-        for part in parts {
-            if part.is_string() {
-                changed |= redact_value(part);
-            } else if let Some(text) = part.get_mut("text") {
-                changed |= redact_value(text);
-            }
+fn redact_response(response: &mut LlmResponse) -> bool {
+    let mut changed = response.text.as_mut().is_some_and(redact_text);
+    let parts = response
+        .candidates
+        .iter_mut()
+        .flatten()
+        .filter_map(|c| c.content.as_mut())
+        .flat_map(|content| content.parts.iter_mut());
+    for part in parts {
+        if let Some(mut text) = part.text().map(str::to_owned)
+            && redact_text(&mut text)
+        {
+            part.set_text(text);
+            changed = true;
         }
     }
     changed
@@ -70,11 +59,15 @@ register_hook!(redact_email);
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hookhost_guest::json;
+    use hookhost_guest::{Value, json};
+
+    fn typed(value: Value) -> LlmResponse {
+        hookhost_guest::serde_json::from_value(value).unwrap_or_default()
+    }
 
     #[test]
     fn redacts_text_and_both_part_shapes() {
-        let mut response = json!({
+        let mut response = typed(json!({
             "text": "mail bob@example.com",
             "candidates": [{"content": {"role": "model", "parts": [
                 "write to alice.smith+x@mail.example.org.",
@@ -82,10 +75,10 @@ mod tests {
                 {"functionCall": {}}
             ]}}],
             "usageMetadata": {"totalTokenCount": 3}
-        });
+        }));
         assert!(redact_response(&mut response));
         assert_eq!(
-            response,
+            Value::from(response),
             json!({
                 "text": "mail [redacted email]",
                 "candidates": [{"content": {"role": "model", "parts": [
@@ -100,7 +93,7 @@ mod tests {
 
     #[test]
     fn clean_response_is_untouched() {
-        let mut response = json!({"text": "no addresses @here", "candidates": []});
+        let mut response = typed(json!({"text": "no addresses @here", "candidates": []}));
         assert!(!redact_response(&mut response));
     }
 }
