@@ -37,6 +37,7 @@ pub mod event;
 pub mod input;
 pub mod output;
 pub mod planner;
+pub mod plugins;
 pub mod result;
 pub mod runner;
 mod system;

@@ -18,8 +18,8 @@ use crate::dialect::Dialect;
 use crate::event::HookEvent;
 use crate::output::HookOutput;
 use crate::planner::{EventHooks, Plan};
+use crate::plugins::{EngineOptions, PluginLoader};
 use crate::result::AggregatedHookResult;
-use crate::runner::wasm::{EngineOptions, WasmEngine};
 use crate::runner::{
     DEFAULT_OUTPUT_CAP, Hook, HookExecutionResult, HookFailure, RawOutcome, RunContext, Runner,
     interpret,
@@ -97,52 +97,12 @@ impl HookSystemBuilder {
         let settings = LoadedSettings::load(&self.settings, &project_dir);
         let enabled = self.enable_hooks.unwrap_or(settings.enabled);
         let mut diagnostics = settings.diagnostics;
-        let needs_engine = enabled
-            && settings
-                .entries
-                .iter()
-                .any(|e| matches!(e.spec.kind, HookKind::Plugin(_)));
-        let engine = needs_engine.then(|| {
-            let mut options = self.engine.clone();
-            options.max_memory = settings
-                .entries
-                .iter()
-                .filter_map(|e| match &e.spec.kind {
-                    HookKind::Plugin(p) => Some(p.memory_limit),
-                    HookKind::Command { .. } => None,
-                })
-                .fold(options.max_memory, u64::max);
-            WasmEngine::new(&options)
-        });
+        let loader = PluginLoader::new(enabled, &settings.entries, &self.engine);
         let mut per_event: [Vec<_>; 11] = Default::default();
         for entry in settings.entries {
-            let runner = match (&entry.spec.kind, &engine) {
-                (HookKind::Command { command }, _) => Runner::Command(command.clone()),
-                (HookKind::Plugin(config), Some(Ok(engine))) => match engine.load(config) {
-                    Ok(plugin) => {
-                        if !plugin.ungranted_imports().is_empty() {
-                            diagnostics.push(Diagnostic::warning(format!(
-                                "{}: {}: {} imports {}, which hookhost denies (every call fails)",
-                                entry.source,
-                                entry.location,
-                                config.path.display(),
-                                plugin.ungranted_imports().join(", ")
-                            )));
-                        }
-                        Runner::Plugin(plugin)
-                    }
-                    Err(failure) => {
-                        diagnostics.push(Diagnostic::error(format!(
-                            "{}: {}: {failure}",
-                            entry.source, entry.location
-                        )));
-                        Runner::Broken(failure)
-                    }
-                },
-                (HookKind::Plugin(_), Some(Err(failure))) => Runner::Broken(failure.clone()),
-                (HookKind::Plugin(_), None) => Runner::Broken(HookFailure::Load(
-                    "not loaded: hooks are disabled".to_owned(),
-                )),
+            let runner = match &entry.spec.kind {
+                HookKind::Command { command } => Runner::Command(command.clone()),
+                HookKind::Plugin(config) => loader.load(config, &entry, &mut diagnostics),
             };
             let key = entry.spec.dedup_key();
             let hook = Hook {
@@ -162,11 +122,7 @@ impl HookSystemBuilder {
                 Arc::new(hook),
             ));
         }
-        if let Some(Err(failure)) = &engine {
-            diagnostics.push(Diagnostic::error(format!(
-                "the Wasm engine is unavailable: {failure}"
-            )));
-        }
+        loader.finish(&mut diagnostics);
         let events = per_event.map(EventHooks::new);
         let watched = watched_paths(&self.settings, &project_dir, &settings.sources);
         HookSystem {

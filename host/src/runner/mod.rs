@@ -9,6 +9,7 @@ mod capture;
 mod command;
 mod failure;
 mod interpret;
+#[cfg(feature = "plugins")]
 pub mod wasm;
 
 use std::path::PathBuf;
@@ -90,6 +91,7 @@ pub enum Runner {
     /// A shell command.
     Command(String),
     /// A loaded Wasm plugin.
+    #[cfg(feature = "plugins")]
     Plugin(Arc<wasm::Plugin>),
     /// A plugin that could not be loaded; every run fails with this.
     Broken(HookFailure),
@@ -119,6 +121,7 @@ impl Hook {
     pub async fn run(&self, input: Arc<[u8]>, ctx: &RunContext) -> RawOutcome {
         match &self.runner {
             Runner::Command(command) => run_command(command, self.spec.timeout, &input, ctx).await,
+            #[cfg(feature = "plugins")]
             Runner::Plugin(plugin) => plugin.run(input, self.spec.timeout, ctx).await,
             Runner::Broken(failure) => RawOutcome::failed(failure.clone()),
         }
