@@ -191,6 +191,9 @@ pub struct OtherInput {
 
 /// What a hook reads on stdin: one variant per event, selected by
 /// `hook_event_name`.
+// One input is parsed per hook run; boxing the larger variants would only make
+// matching on them clumsier for hook authors.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum HookInput {
     /// A tool is about to run.
