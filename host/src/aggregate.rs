@@ -90,13 +90,13 @@ fn merge_common(outputs: &[&HookOutput], strategy: Strategy) -> HookOutput {
             decisions.iter().rev().flatten().copied().next()
         }
     });
-    let reasons = outputs.iter().zip(&decisions).filter_map(|(o, d)| {
+    let mut reasons = outputs.iter().zip(&decisions).filter_map(|(o, d)| {
         // With replacement, a block keeps only the blocking hooks' reasons.
         let keep = !(replace && first_block.is_some()) || d.is_some_and(Decision::is_block);
         keep.then(|| o.effective_reason()).flatten()
     });
     merged.reason = if replace && first_block.is_none() {
-        reasons.last().map(str::to_owned)
+        reasons.next_back().map(str::to_owned)
     } else {
         join(reasons)
     };

@@ -40,6 +40,17 @@ pub enum CacheStatus {
     Corrupt,
 }
 
+/// What the cache holds for one plugin.
+#[derive(Debug)]
+pub enum Cached {
+    /// Nothing.
+    Missing,
+    /// A file that fails its checksum.
+    Corrupt,
+    /// Artifact bytes that passed their checksum.
+    Valid(Vec<u8>),
+}
+
 /// A cache directory bound to one engine.
 #[derive(Debug, Clone)]
 pub struct CompileCache {
@@ -65,20 +76,19 @@ impl CompileCache {
         ))
     }
 
-    /// The verified artifact bytes stored for `path`, if any; `Err` when a file is
-    /// there but fails its checksum.
-    pub fn read(&self, path: &Path) -> Result<Option<Vec<u8>>, ()> {
+    /// What is stored for `path`, checksum verified.
+    pub fn read(&self, path: &Path) -> Cached {
         let Ok(mut bytes) = std::fs::read(path) else {
-            return Ok(None);
+            return Cached::Missing;
         };
         if bytes.len() < 32 {
-            return Err(());
+            return Cached::Corrupt;
         }
         let artifact = bytes.split_off(32);
         if Sha256::digest(&artifact).as_slice() != bytes.as_slice() {
-            return Err(());
+            return Cached::Corrupt;
         }
-        Ok(Some(artifact))
+        Cached::Valid(artifact)
     }
 
     /// Stores an artifact atomically (a temporary file renamed into place), so a

@@ -18,7 +18,7 @@ use wasmtime::{InstancePre, Module, Store, Trap};
 use wasmtime_wasi::I32Exit;
 use wasmtime_wasi::p2::bindings::CommandPre;
 
-use super::cache::CacheStatus;
+use super::cache::{CacheStatus, Cached};
 use super::detect::{WasmKind, imports};
 use super::engine::Shared;
 use super::limits::Limiter;
@@ -301,12 +301,12 @@ fn compile<T>(
     };
     let path = cache.path(digest, kind.as_str());
     let status = match cache.read(&path) {
-        Ok(Some(artifact)) => match deserialize(&artifact) {
+        Cached::Valid(artifact) => match deserialize(&artifact) {
             Ok(t) => return Ok((t, CacheStatus::Hit)),
             Err(_) => CacheStatus::Corrupt,
         },
-        Ok(None) => CacheStatus::Miss,
-        Err(()) => CacheStatus::Corrupt,
+        Cached::Missing => CacheStatus::Miss,
+        Cached::Corrupt => CacheStatus::Corrupt,
     };
     let compiled = compile_now()?;
     if let Ok(artifact) = serialize(&compiled) {
