@@ -24,6 +24,7 @@ use crate::runner::{
     DEFAULT_OUTPUT_CAP, Hook, HookExecutionResult, HookFailure, RawOutcome, RunContext, Runner,
     interpret,
 };
+use crate::trust::{TrustKey, TrustStore, needs_trust};
 
 /// Builds a [`HookSystem`].
 #[derive(Debug, Clone)]
@@ -34,6 +35,7 @@ pub struct HookSystemBuilder {
     transcript_path: String,
     output_cap: usize,
     enable_hooks: Option<bool>,
+    require_trust: Option<bool>,
     engine: EngineOptions,
 }
 
@@ -84,6 +86,13 @@ impl HookSystemBuilder {
         self
     }
 
+    /// Overrides `tools.requireHookTrust`: run hooks from project settings and
+    /// extensions only if approved with `hookhost trust` (see [`crate::trust`]).
+    pub fn require_trust(mut self, required: bool) -> Self {
+        self.require_trust = Some(required);
+        self
+    }
+
     /// Options of the Wasm engine (compile cache, pooling).
     pub fn engine_options(mut self, options: EngineOptions) -> Self {
         self.engine = options;
@@ -98,12 +107,17 @@ impl HookSystemBuilder {
         let enabled = self.enable_hooks.unwrap_or(settings.enabled);
         let mut diagnostics = settings.diagnostics;
         let loader = PluginLoader::new(enabled, &settings.entries, &self.engine);
+        let required = self.require_trust.unwrap_or(settings.require_trust);
+        let mut gate = TrustGate::new(required, &project_dir, &mut diagnostics);
         let mut per_event: [Vec<_>; 11] = Default::default();
         for entry in settings.entries {
             let runner = match &entry.spec.kind {
                 HookKind::Command { command } => Runner::Command(command.clone()),
                 HookKind::Plugin(config) => loader.load(config, &entry, &mut diagnostics),
             };
+            if !gate.admits(&entry, &runner, &mut diagnostics) {
+                continue;
+            }
             let key = entry.spec.dedup_key();
             let hook = Hook {
                 event: entry.event,
@@ -135,6 +149,7 @@ impl HookSystemBuilder {
             diagnostics,
             sources: settings.sources,
             watched,
+            untrusted: gate.untrusted,
         }
     }
 }
@@ -151,6 +166,7 @@ pub struct HookSystem {
     diagnostics: Vec<Diagnostic>,
     sources: Vec<Arc<SettingsSource>>,
     watched: Vec<PathBuf>,
+    untrusted: Vec<(TrustKey, String)>,
 }
 
 impl HookSystem {
@@ -163,6 +179,7 @@ impl HookSystem {
             transcript_path: String::new(),
             output_cap: DEFAULT_OUTPUT_CAP,
             enable_hooks: None,
+            require_trust: None,
             engine: EngineOptions::default(),
         }
     }
@@ -192,6 +209,12 @@ impl HookSystem {
     /// the extension directories (seeds/001 §7.8: re-initialise on change).
     pub fn watched_paths(&self) -> &[PathBuf] {
         &self.watched
+    }
+
+    /// Hooks skipped because they were not approved (with a description each);
+    /// `hookhost trust` approves them.
+    pub fn untrusted(&self) -> &[(TrustKey, String)] {
+        &self.untrusted
     }
 
     /// The project dir.
@@ -366,6 +389,73 @@ impl HookSystem {
         add("timestamp", &|| {
             Value::from(humantime::format_rfc3339_millis(SystemTime::now()).to_string())
         });
+    }
+}
+
+/// Admits or skips hooks by their approval when trust is required.
+struct TrustGate {
+    store: Option<TrustStore>,
+    project_dir: PathBuf,
+    untrusted: Vec<(TrustKey, String)>,
+}
+
+impl TrustGate {
+    fn new(required: bool, project_dir: &Path, diagnostics: &mut Vec<Diagnostic>) -> TrustGate {
+        let store = required.then(|| {
+            TrustStore::load().unwrap_or_else(|e| {
+                // Fail closed: with an unreadable store nothing is approved.
+                diagnostics.push(Diagnostic::error(format!("trust: {e}")));
+                TrustStore::default()
+            })
+        });
+        TrustGate {
+            store,
+            project_dir: project_dir.to_path_buf(),
+            untrusted: Vec::new(),
+        }
+    }
+
+    fn admits(
+        &mut self,
+        entry: &crate::config::HookEntry,
+        runner: &Runner,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> bool {
+        let Some(store) = &self.store else {
+            return true;
+        };
+        if !needs_trust(&entry.source) {
+            return true;
+        }
+        let key = match (&entry.spec.kind, runner) {
+            (HookKind::Command { command }, _) => TrustKey::Command {
+                scope: entry.source.base_dir.clone(),
+                command: command.clone(),
+            },
+            #[cfg(feature = "plugins")]
+            (HookKind::Plugin(_), Runner::Plugin(plugin)) => TrustKey::Plugin {
+                sha256: *plugin.digest(),
+            },
+            // A plugin that did not load fails on every run anyway.
+            (HookKind::Plugin(_), _) => return true,
+        };
+        if store.is_trusted(&key) {
+            return true;
+        }
+        let what = format!(
+            "{} hook {:?} ({})",
+            entry.spec.type_name(),
+            entry.spec.name,
+            entry.location
+        );
+        diagnostics.push(Diagnostic::warning(format!(
+            "{}: untrusted {what} skipped; review it, then run `hookhost trust --project-dir {}` to approve it",
+            entry.source,
+            self.project_dir.display()
+        )));
+        self.untrusted
+            .push((key, format!("{}: {what}", entry.source)));
+        false
     }
 }
 

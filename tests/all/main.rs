@@ -7,6 +7,7 @@
 
 mod common;
 
+mod adversarial;
 mod aggregation;
 mod chaining;
 mod check;
@@ -14,8 +15,11 @@ mod claude;
 mod cli;
 mod environment;
 mod exit_codes;
+mod fuzz_corpus;
 mod library;
 mod matchers;
 mod plugin;
 mod process;
 mod settings;
+mod soak;
+mod trust;

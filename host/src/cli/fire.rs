@@ -68,15 +68,15 @@ pub fn fire_once(
     input: Map<String, Value>,
 ) -> anyhow::Result<AggregatedHookResult> {
     let system = builder.build();
+    for diagnostic in system.diagnostics() {
+        eprintln!("hookhost: {diagnostic}");
+    }
     let load_errors: Vec<String> = system
         .diagnostics()
         .iter()
         .filter(|d| d.is_error())
         .map(|d| d.message.clone())
         .collect();
-    for error in &load_errors {
-        eprintln!("hookhost: error: {error}");
-    }
     let runtime = super::runtime()?;
     let mut result = runtime.block_on(system.fire(event, input));
     if !load_errors.is_empty() {

@@ -6,6 +6,7 @@ mod fire;
 mod hook;
 mod inspect;
 mod serve;
+mod trust;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -62,6 +63,16 @@ enum Command {
         #[command(flatten)]
         settings: SettingsArgs,
     },
+    /// Approve the hooks of the project's settings and extensions (needed when
+    /// `tools.requireHookTrust` is on): commands by their exact string, plugins by
+    /// their file's SHA-256.
+    Trust {
+        #[command(flatten)]
+        settings: SettingsArgs,
+        /// Only list the hooks that are not approved yet.
+        #[arg(long)]
+        list: bool,
+    },
     /// Plugin tools.
     Plugin {
         #[command(subcommand)]
@@ -92,6 +103,10 @@ pub struct SettingsArgs {
     /// `.claude/settings.local.json`, `~/.claude/settings.json`), in Claude's dialect.
     #[arg(long)]
     claude_settings: bool,
+    /// Run hooks from project settings and extensions only if approved with
+    /// `hookhost trust` (as `tools.requireHookTrust` in user settings).
+    #[arg(long)]
+    require_trust: bool,
 }
 
 impl SettingsArgs {
@@ -107,9 +122,12 @@ impl SettingsArgs {
     /// A builder for these settings with a default project dir.
     pub fn builder_in(&self, default_project_dir: PathBuf) -> HookSystemBuilder {
         let project_dir = self.project_dir.clone().unwrap_or(default_project_dir);
-        let builder = HookSystem::builder()
+        let mut builder = HookSystem::builder()
             .project_dir(project_dir)
             .claude_settings(self.claude_settings);
+        if self.require_trust {
+            builder = builder.require_trust(true);
+        }
         if self.files.is_empty() {
             builder
         } else {
@@ -148,6 +166,7 @@ pub fn main() -> ExitCode {
             settings,
         } => fire::run(event, dialect, &settings),
         Command::Hook { settings } => hook::run(&settings),
+        Command::Trust { settings, list } => trust::run(&settings, list),
         Command::Check { settings } => check::run(&settings),
         Command::Serve { settings } => {
             match runtime().and_then(|rt| rt.block_on(serve::run(settings.builder()))) {

@@ -49,6 +49,9 @@ pub enum SettingsLocation {
 pub struct LoadedSettings {
     /// `tools.enableHooks` after layering.
     pub enabled: bool,
+    /// `tools.requireHookTrust` after layering; project settings and extensions
+    /// cannot set it (a repository must not be able to waive its own review).
+    pub require_trust: bool,
     /// Every hook that loaded, highest-priority source first, file order within one.
     pub entries: Vec<HookEntry>,
     /// Every problem found, in source order.
@@ -69,6 +72,7 @@ impl LoadedSettings {
         };
         let mut loaded = LoadedSettings::default();
         let mut enabled = None;
+        let mut require_trust = None;
         for source in sources {
             let source = Arc::new(source);
             loaded.sources.push(Arc::clone(&source));
@@ -76,6 +80,15 @@ impl LoadedSettings {
             let is_extension = matches!(source.kind, SourceKind::Extension(_));
             if enabled.is_none() && !is_extension {
                 enabled = parsed.enable_hooks;
+            }
+            if let Some(value) = parsed.require_trust {
+                if crate::trust::needs_trust(&source) {
+                    loaded.diagnostics.push(Diagnostic::warning(format!(
+                        "{source}: tools.requireHookTrust: ignored here; only user, system or explicit settings can set it"
+                    )));
+                } else if require_trust.is_none() {
+                    require_trust = Some(value);
+                }
             }
             loaded.entries.extend(parsed.entries);
             loaded.diagnostics.extend(parsed.diagnostics);
@@ -88,6 +101,7 @@ impl LoadedSettings {
             }
         }
         loaded.enabled = enabled.unwrap_or(false);
+        loaded.require_trust = require_trust.unwrap_or(false);
         loaded
     }
 

@@ -49,6 +49,8 @@ pub struct HookEntry {
 pub struct ParsedSettings {
     /// `tools.enableHooks`, when the file sets it.
     pub enable_hooks: Option<bool>,
+    /// `tools.requireHookTrust`, when the file sets it.
+    pub require_trust: Option<bool>,
     /// The hooks that loaded, in file order.
     pub entries: Vec<HookEntry>,
     /// Everything that was wrong.
@@ -121,6 +123,7 @@ pub fn parse_settings(
         },
         diagnostics: Vec::new(),
     };
+    parsed.require_trust = walker.tools_flag(&root, "requireHookTrust");
     parsed.enable_hooks = match source.format {
         SettingsFormat::Llxprt => walker.enable_hooks(&root),
         // Claude Code runs hooks unless `disableAllHooks` is true.
@@ -163,6 +166,21 @@ impl Walker<'_> {
         let source = self.source;
         self.diagnostics
             .push(Diagnostic::warning(format!("{source}: {at}: {problem}")));
+    }
+
+    /// A boolean under `tools` other than `enableHooks` (whose errors
+    /// [`Self::enable_hooks`] reports once).
+    fn tools_flag(&mut self, root: &Map<String, Value>, key: &str) -> Option<bool> {
+        match root.get("tools")?.get(key)? {
+            Value::Bool(b) => Some(*b),
+            other => {
+                self.error(
+                    &format!("tools.{key}"),
+                    format!("expected true or false, got {}", show(other)),
+                );
+                None
+            }
+        }
     }
 
     fn enable_hooks(&mut self, root: &Map<String, Value>) -> Option<bool> {
