@@ -95,12 +95,33 @@ fn runtime() -> tokio::runtime::Runtime {
         .unwrap()
 }
 
-fn measurement() -> (Duration, Duration) {
+/// Applies the measurement times (short ones in quick mode) to a group.
+fn configure<M: criterion::measurement::Measurement>(
+    group: &mut criterion::BenchmarkGroup<'_, M>,
+    slow: bool,
+) {
     if quick() {
-        (Duration::from_millis(100), Duration::from_millis(300))
+        group
+            .warm_up_time(Duration::from_millis(100))
+            .measurement_time(Duration::from_millis(300))
+            .sample_size(10);
     } else {
-        (Duration::from_secs(2), Duration::from_secs(5))
+        group
+            .warm_up_time(Duration::from_secs(2))
+            .measurement_time(Duration::from_secs(if slow { 8 } else { 5 }))
+            .sample_size(if slow { 40 } else { 100 });
     }
+}
+
+/// Merges `key: value` into `target/bench-results/alloc.json`.
+fn record_alloc(key: &str, value: f64) {
+    let path = results_dir().join("alloc.json");
+    let mut counts = std::fs::read(&path)
+        .ok()
+        .and_then(|t| serde_json::from_slice::<Map<String, Value>>(&t).ok())
+        .unwrap_or_default();
+    counts.insert(key.to_owned(), json!(value));
+    let _ = std::fs::write(&path, serde_json::to_vec_pretty(&counts).unwrap());
 }
 
 fn results_dir() -> std::path::PathBuf {
@@ -133,7 +154,6 @@ fn no_match(c: &mut Criterion) {
     ];
 
     // Allocations per fire, on this thread only (the fire runs here, synchronously).
-    let mut counts = serde_json::Map::new();
     const FIRES: usize = 10_000;
     for (name, system, event, input) in cases {
         let inputs: Vec<Map<String, Value>> = (0..FIRES).map(|_| input.clone()).collect();
@@ -146,7 +166,7 @@ fn no_match(c: &mut Criterion) {
         assert!(results.iter().all(|r| r.executions.is_empty()));
         let per_fire = allocs as f64 / FIRES as f64;
         println!("allocations per fire, no_match/{name}: {per_fire}");
-        counts.insert(name.into(), json!(per_fire));
+        record_alloc(&format!("no_match/{name}{}", backtrace_tag()), per_fire);
     }
     {
         let before = local_allocs();
@@ -155,16 +175,11 @@ fn no_match(c: &mut Criterion) {
         }
         let per = (local_allocs() - before) as f64 / FIRES as f64;
         println!("allocations per call, has_hooks: {per}");
-        counts.insert("has_hooks".into(), json!(per));
+        record_alloc(&format!("no_match/has_hooks{}", backtrace_tag()), per);
     }
-    let _ = std::fs::write(
-        results_dir().join("alloc.json"),
-        serde_json::to_vec_pretty(&counts).unwrap(),
-    );
 
-    let (warm_up, measure) = measurement();
     let mut group = c.benchmark_group(format!("no_match{}", backtrace_tag()));
-    group.warm_up_time(warm_up).measurement_time(measure);
+    configure(&mut group, false);
     for (name, system, event, input) in cases {
         group.bench_function(name, |b| {
             b.iter_batched(
@@ -215,17 +230,10 @@ fn plugin(c: &mut Criterion) {
     }
     let per_fire = (TOTAL.load(Ordering::Relaxed) - before) as f64 / fires as f64;
     println!("allocations per fire, plugin/allow (incl. input clone): {per_fire:.0}");
-    let path = results_dir().join("alloc.json");
-    if let Ok(text) = std::fs::read(&path)
-        && let Ok(Value::Object(mut counts)) = serde_json::from_slice::<Value>(&text)
-    {
-        counts.insert(format!("plugin_allow{}", backtrace_tag()), json!(per_fire));
-        let _ = std::fs::write(&path, serde_json::to_vec_pretty(&counts).unwrap());
-    }
+    record_alloc(&format!("plugin/allow{}", backtrace_tag()), per_fire);
 
-    let (warm_up, measure) = measurement();
     let mut group = c.benchmark_group(format!("plugin{}", backtrace_tag()));
-    group.warm_up_time(warm_up).measurement_time(measure);
+    configure(&mut group, false);
     for (name, input) in [("allow", &allow), ("block", &block)] {
         group.bench_function(name, |b| {
             b.to_async(&rt).iter_batched(
@@ -274,14 +282,8 @@ fn command(c: &mut Criterion) {
     let input = allow_input();
     let wire = serde_json::to_vec(&input).unwrap();
 
-    let (warm_up, measure) = measurement();
     let mut group = c.benchmark_group(format!("command{}", backtrace_tag()));
-    group.warm_up_time(warm_up).measurement_time(measure);
-    if !quick() {
-        group.sample_size(40);
-    } else {
-        group.sample_size(10);
-    }
+    configure(&mut group, true);
     for (name, command) in &policies {
         let settings = fx.settings(
             &format!("cmd-{name}.json"),
@@ -322,9 +324,8 @@ fn fanout(c: &mut Criterion) {
     let rt = runtime();
     let wasm = echo_policy_wasm();
     let input = allow_input();
-    let (warm_up, measure) = measurement();
     let mut group = c.benchmark_group(format!("fanout{}", backtrace_tag()));
-    group.warm_up_time(warm_up).measurement_time(measure);
+    configure(&mut group, true);
     for sequential in [false, true] {
         for n in [1usize, 8, 32] {
             let hooks = (0..n).map(|i| plugin_hook(&wasm, i)).collect();

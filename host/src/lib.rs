@@ -41,6 +41,7 @@ pub mod plugins;
 pub mod result;
 pub mod runner;
 mod system;
+pub mod trace;
 pub mod trust;
 
 pub use event::{HookEvent, UnknownEvent};

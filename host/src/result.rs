@@ -134,18 +134,31 @@ fn millis(d: Duration) -> f64 {
     (d.as_secs_f64() * 1_000_000.0).round() / 1000.0
 }
 
-/// The per-hook entry of the `hooks` array (a hookhost extension of the contract).
-fn execution_summary(e: &HookExecutionResult) -> Value {
+/// The per-hook entry of the `hooks` array (a hookhost extension of the contract),
+/// also one line of the trace.
+pub fn execution_summary(e: &HookExecutionResult) -> Value {
     let mut v = serde_json::json!({
         "name": e.hook_name,
         "type": e.hook_type,
+        "source": e.source,
+        "location": e.location,
+        "matcher": e.matcher,
         "success": e.success,
         "exitCode": e.exit_code,
         "duration": millis(e.duration),
-        "blocked": e.is_block(),
+        "blocked": e.blocks(),
     });
-    if let (Some(error), Value::Object(map)) = (&e.error, &mut v) {
-        map.insert("error".to_owned(), Value::from(error.as_str()));
+    if let Value::Object(map) = &mut v {
+        if let Some(error) = &e.error {
+            map.insert("error".to_owned(), Value::from(error.as_str()));
+        }
+        if let Some(fuel) = e.fuel_used {
+            map.insert("fuelUsed".to_owned(), Value::from(fuel));
+        }
+        if e.monitor {
+            map.insert("mode".to_owned(), Value::from("monitor"));
+            map.insert("wouldBlock".to_owned(), Value::Bool(e.is_block()));
+        }
     }
     v
 }

@@ -24,6 +24,7 @@ use crate::runner::{
     DEFAULT_OUTPUT_CAP, Hook, HookExecutionResult, HookFailure, RawOutcome, RunContext, Runner,
     interpret,
 };
+use crate::trace::TraceSink;
 use crate::trust::{TrustKey, TrustStore, needs_trust};
 
 /// Builds a [`HookSystem`].
@@ -36,6 +37,7 @@ pub struct HookSystemBuilder {
     output_cap: usize,
     enable_hooks: Option<bool>,
     require_trust: Option<bool>,
+    trace: Option<TraceSink>,
     engine: EngineOptions,
 }
 
@@ -90,6 +92,12 @@ impl HookSystemBuilder {
     /// extensions only if approved with `hookhost trust` (see [`crate::trust`]).
     pub fn require_trust(mut self, required: bool) -> Self {
         self.require_trust = Some(required);
+        self
+    }
+
+    /// Where to write the audit trace (default: `HOOKHOST_TRACE`, else none).
+    pub fn trace(mut self, sink: Option<TraceSink>) -> Self {
+        self.trace = sink;
         self
     }
 
@@ -150,6 +158,7 @@ impl HookSystemBuilder {
             sources: settings.sources,
             watched,
             untrusted: gate.untrusted,
+            trace: self.trace,
         }
     }
 }
@@ -167,6 +176,7 @@ pub struct HookSystem {
     sources: Vec<Arc<SettingsSource>>,
     watched: Vec<PathBuf>,
     untrusted: Vec<(TrustKey, String)>,
+    trace: Option<TraceSink>,
 }
 
 impl HookSystem {
@@ -180,6 +190,7 @@ impl HookSystem {
             output_cap: DEFAULT_OUTPUT_CAP,
             enable_hooks: None,
             require_trust: None,
+            trace: TraceSink::from_env(),
             engine: EngineOptions::default(),
         }
     }
@@ -297,6 +308,9 @@ impl HookSystem {
             carry_chained_fields(event, &input, &mut result.final_output);
         }
         result.total_duration = start.elapsed();
+        if let Some(trace) = &self.trace {
+            trace.record(event, &self.session_id, &result);
+        }
         result
     }
 
@@ -360,8 +374,8 @@ impl HookSystem {
             let execution = hook
                 .execute(serialize_for(hook, event, input), &self.ctx)
                 .await;
-            let blocked = execution.is_block();
-            if let Some(output) = &execution.output {
+            let blocked = execution.blocks();
+            if let Some(output) = &execution.enforced_output() {
                 chain::apply_to_input(event, input, output);
             }
             executions.push(execution);
@@ -474,12 +488,22 @@ fn collect(event: HookEvent, executions: Vec<HookExecutionResult>) -> Aggregated
             tracing::info!(hook = %execution.hook_name, "stderr: {}", execution.stderr.trim());
         }
     }
-    let outputs: Vec<&HookOutput> = executions
+    let enforced: Vec<HookOutput> = executions
         .iter()
-        .filter_map(|e| e.output.as_ref())
+        .filter_map(|e| e.enforced_output())
         .collect();
-    result.final_output = aggregate::merge(event, &outputs);
-    result.all_outputs = outputs.into_iter().cloned().collect();
+    result.final_output = aggregate::merge(event, &enforced.iter().collect::<Vec<_>>());
+    // allOutputs shows what each hook said, monitor-mode blocks included (marked).
+    result.all_outputs = executions
+        .iter()
+        .filter_map(|e| {
+            let mut output = e.output.clone()?;
+            if e.monitor {
+                output.extra.insert("monitor".to_owned(), Value::Bool(true));
+            }
+            Some(output)
+        })
+        .collect();
     result.executions = executions;
     result
 }

@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 use super::SettingsArgs;
 
-pub fn run(event: HookEvent, dialect: Dialect, settings: &SettingsArgs) -> ExitCode {
+pub fn run(event: HookEvent, dialect: Dialect, settings: &SettingsArgs, explain: bool) -> ExitCode {
     let input = match read_input() {
         Ok(mut input) => {
             dialect.canonicalize_input(event, &mut input);
@@ -21,7 +21,7 @@ pub fn run(event: HookEvent, dialect: Dialect, settings: &SettingsArgs) -> ExitC
             return ExitCode::from(1);
         }
     };
-    match fire(event, settings, input) {
+    match fire(event, settings, input, explain) {
         Ok(blocked) => ExitCode::from(if blocked { 2 } else { 0 }),
         Err(e) => {
             // Infrastructure errors fail open (seeds/001 §9), like a failed hook.
@@ -52,8 +52,12 @@ fn fire(
     event: HookEvent,
     settings: &SettingsArgs,
     input: Map<String, Value>,
+    explain: bool,
 ) -> anyhow::Result<bool> {
     let result = fire_once(settings.builder(), event, input)?;
+    if explain {
+        super::explain::print(&result);
+    }
     let mut stdout = std::io::stdout().lock();
     serde_json::to_writer(&mut stdout, &result)?;
     writeln!(stdout)?;

@@ -2,6 +2,7 @@
 //! 0 ok, 2 blocked (`fire`), 1 usage errors and `check` failures.
 
 mod check;
+mod explain;
 mod fire;
 mod hook;
 mod inspect;
@@ -41,6 +42,10 @@ enum Command {
         /// Claude's tool names.
         #[arg(value_parser = parse_event_arg)]
         event: (HookEvent, Dialect),
+        /// Also print a table of every hook run on stderr: source, matcher, type,
+        /// outcome, time, fuel, decision, reason or error, stderr excerpt.
+        #[arg(long)]
+        explain: bool,
         #[command(flatten)]
         settings: SettingsArgs,
     },
@@ -163,8 +168,9 @@ pub fn main() -> ExitCode {
     match cli.command {
         Command::Fire {
             event: (event, dialect),
+            explain,
             settings,
-        } => fire::run(event, dialect, &settings),
+        } => fire::run(event, dialect, &settings, explain),
         Command::Hook { settings } => hook::run(&settings),
         Command::Trust { settings, list } => trust::run(&settings, list),
         Command::Check { settings } => check::run(&settings),

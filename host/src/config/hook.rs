@@ -21,6 +21,18 @@ pub enum FailurePolicy {
     Block,
 }
 
+/// Whether a hook's decisions are enforced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum HookMode {
+    /// Its blocks block and its stops stop (the default).
+    #[default]
+    Enforce,
+    /// It runs and its would-be block or stop is reported (in `allOutputs`, the
+    /// `hooks` entry, `--explain` and the trace) but not enforced: roll a new policy
+    /// out before enforcing it.
+    Monitor,
+}
+
 /// A directory a plugin may see.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Preopen {
@@ -76,6 +88,8 @@ pub struct HookSpec {
     pub timeout: Duration,
     /// What a failure of this hook means.
     pub failure_policy: FailurePolicy,
+    /// Whether its decisions are enforced.
+    pub mode: HookMode,
 }
 
 impl HookSpec {

@@ -24,8 +24,8 @@ pub use discover::{
 };
 pub use expand::{ExpandVars, PROJECT_DIR_VARS};
 pub use hook::{
-    DEFAULT_FUEL, DEFAULT_MEMORY_LIMIT, DEFAULT_TIMEOUT, FailurePolicy, HookKind, HookSpec,
-    PluginConfig, Preopen,
+    DEFAULT_FUEL, DEFAULT_MEMORY_LIMIT, DEFAULT_TIMEOUT, FailurePolicy, HookKind, HookMode,
+    HookSpec, PluginConfig, Preopen,
 };
 pub use source::{SettingsFormat, SettingsSource, SourceKind};
 pub use validate::{HookEntry, MAX_SETTINGS_BYTES, ParsedSettings, load_file, parse_settings};

@@ -13,8 +13,8 @@ use serde_json::{Map, Value};
 use super::diagnostic::Diagnostic;
 use super::expand::ExpandVars;
 use super::hook::{
-    DEFAULT_FUEL, DEFAULT_MEMORY_LIMIT, DEFAULT_TIMEOUT, FailurePolicy, HookKind, HookSpec,
-    PluginConfig, Preopen,
+    DEFAULT_FUEL, DEFAULT_MEMORY_LIMIT, DEFAULT_TIMEOUT, FailurePolicy, HookKind, HookMode,
+    HookSpec, PluginConfig, Preopen,
 };
 use super::source::{SettingsFormat, SettingsSource, SourceKind};
 use crate::dialect::{self, Dialect};
@@ -143,7 +143,14 @@ struct Walker<'a> {
 }
 
 /// The keys a hook entry may carry, for the unknown-key warning.
-const COMMON_KEYS: [&str; 5] = ["type", "timeout", "name", "description", "failurePolicy"];
+const COMMON_KEYS: [&str; 6] = [
+    "type",
+    "timeout",
+    "name",
+    "description",
+    "failurePolicy",
+    "mode",
+];
 const COMMAND_KEYS: [&str; 1] = ["command"];
 const PLUGIN_KEYS: [&str; 7] = [
     "path",
@@ -405,6 +412,19 @@ impl Walker<'_> {
                 FailurePolicy::Allow
             }
         };
+        let mode = match hook.get("mode") {
+            None | Some(Value::Null) => HookMode::Enforce,
+            Some(Value::String(s)) if s == "enforce" => HookMode::Enforce,
+            Some(Value::String(s)) if s == "monitor" => HookMode::Monitor,
+            Some(other) => {
+                self.error(
+                    &format!("{at}.mode"),
+                    format!("expected \"enforce\" or \"monitor\", got {}", show(other)),
+                );
+                ok = false;
+                HookMode::Enforce
+            }
+        };
         let kind = if type_name == "command" {
             self.command(at, hook)
         } else {
@@ -432,6 +452,7 @@ impl Walker<'_> {
             kind,
             timeout,
             failure_policy,
+            mode,
         })
     }
 

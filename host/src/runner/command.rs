@@ -99,6 +99,7 @@ pub async fn run_command(
         stdout: out,
         stderr: err,
         duration: start.elapsed(),
+        fuel_used: None,
     }
 }
 

@@ -17,7 +17,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::{Hook, RawOutcome, Status};
-use crate::config::FailurePolicy;
+use crate::config::{FailurePolicy, HookMode};
 use crate::output::{Decision, HookOutput};
 
 /// The interpreted result of one hook run.
@@ -27,6 +27,16 @@ pub struct HookExecutionResult {
     pub hook_name: String,
     /// `"command"` or `"plugin"`.
     pub hook_type: &'static str,
+    /// The settings file it came from (its label).
+    pub source: String,
+    /// Where in the file, e.g. `hooks.BeforeTool[0].hooks[1]`.
+    pub location: String,
+    /// The matcher that selected it (`*` for all).
+    pub matcher: String,
+    /// `true` for a hook in monitor mode: its block or stop is reported, not enforced.
+    pub monitor: bool,
+    /// Fuel a plugin burned.
+    pub fuel_used: Option<u64>,
     /// Whether the hook ran as intended (exit 0 or 2).
     pub success: bool,
     /// Its answer, if it gave one that counts.
@@ -46,9 +56,41 @@ pub struct HookExecutionResult {
 }
 
 impl HookExecutionResult {
-    /// Whether the hook's answer blocks.
+    /// A short excerpt of stderr, for reports.
+    pub fn stderr_excerpt(&self) -> &str {
+        let text = self.stderr.trim();
+        match text.char_indices().nth(160) {
+            Some((i, _)) => &text[..i],
+            None => text,
+        }
+    }
+
+    /// Whether the hook's answer blocks (or, in monitor mode, would block).
     pub fn is_block(&self) -> bool {
         self.output.as_ref().is_some_and(HookOutput::is_block)
+    }
+
+    /// Whether the answer is enforced: it blocks and the hook is not monitoring.
+    pub fn blocks(&self) -> bool {
+        !self.monitor && self.is_block()
+    }
+
+    /// The answer as it counts for aggregation and chaining: a monitor-mode hook's
+    /// blocks and stops are removed (they are only reported).
+    pub fn enforced_output(&self) -> Option<HookOutput> {
+        let mut output = self.output.clone()?;
+        if self.monitor {
+            if output.is_block() {
+                output.reason = None;
+            }
+            output.decision = None;
+            output.continue_ = None;
+            output.stop_reason = None;
+            if let Some(specific) = &mut output.hook_specific_output {
+                specific.remove("permissionDecision");
+            }
+        }
+        Some(output)
     }
 }
 
@@ -70,6 +112,11 @@ pub fn interpret(hook: &Hook, raw: RawOutcome) -> HookExecutionResult {
     let mut result = HookExecutionResult {
         hook_name: hook.spec.name.clone(),
         hook_type: hook.spec.type_name(),
+        source: hook.source.label.clone(),
+        location: hook.location.clone(),
+        matcher: hook.matcher.as_str().to_owned(),
+        monitor: hook.spec.mode == HookMode::Monitor,
+        fuel_used: raw.fuel_used,
         success: true,
         output: None,
         exit_code: None,

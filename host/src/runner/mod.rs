@@ -45,6 +45,8 @@ pub struct RawOutcome {
     pub stderr: Captured,
     /// Wall-clock time from start to end.
     pub duration: Duration,
+    /// Fuel a plugin burned (none for commands).
+    pub fuel_used: Option<u64>,
 }
 
 impl RawOutcome {
@@ -55,6 +57,7 @@ impl RawOutcome {
             stdout: Captured::default(),
             stderr: Captured::default(),
             duration: Duration::ZERO,
+            fuel_used: None,
         }
     }
 }

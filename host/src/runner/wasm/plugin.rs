@@ -201,21 +201,24 @@ impl Plugin {
             Err(e) => return RawOutcome::failed(HookFailure::Load(e)),
         };
         let call = self.call(builder);
-        let status = match tokio::time::timeout(timeout, call).await {
-            Ok(status) => status,
-            Err(_) => Status::Failed(HookFailure::Timeout(timeout)),
+        let (status, fuel_used) = match tokio::time::timeout(timeout, call).await {
+            Ok(done) => done,
+            Err(_) => (Status::Failed(HookFailure::Timeout(timeout)), None),
         };
         RawOutcome {
             status,
             stdout: stdio.stdout.take(),
             stderr: stdio.stderr.take(),
             duration: start.elapsed(),
+            fuel_used,
         }
     }
 
-    async fn call(&self, mut builder: wasmtime_wasi::WasiCtxBuilder) -> Status {
+    /// One call: its status and the fuel it burned.
+    async fn call(&self, mut builder: wasmtime_wasi::WasiCtxBuilder) -> (Status, Option<u64>) {
         let Ok(_permit) = self.shared.slots.acquire().await else {
-            return Status::Failed(HookFailure::Load("the engine is shutting down".into()));
+            let failure = HookFailure::Load("the engine is shutting down".into());
+            return (Status::Failed(failure), None);
         };
         let limiter = Limiter::new(self.config.memory_limit);
         match &self.entry {
@@ -232,11 +235,12 @@ impl Plugin {
                 }
                 .await;
                 let refused = store.data().limiter.memory_refused;
-                match result {
+                let status = match result {
                     Ok(Ok(())) => Status::Exited(0),
                     Ok(Err(())) => Status::Exited(1),
                     Err(e) => self.failure(e, refused),
-                }
+                };
+                (status, self.fuel_used(&store))
             }
             Entry::Module(pre) => {
                 let state = ModuleState {
@@ -251,10 +255,11 @@ impl Plugin {
                 }
                 .await;
                 let refused = store.data().limiter.memory_refused;
-                match result {
+                let status = match result {
                     Ok(()) => Status::Exited(0),
                     Err(e) => self.failure(e, refused),
-                }
+                };
+                (status, self.fuel_used(&store))
             }
         }
     }
@@ -266,6 +271,11 @@ impl Plugin {
         let _ = store.set_fuel(self.config.fuel);
         store.epoch_deadline_async_yield_and_update(1);
         store
+    }
+
+    fn fuel_used<T>(&self, store: &Store<T>) -> Option<u64> {
+        let left = store.get_fuel().ok()?;
+        Some(self.config.fuel.saturating_sub(left))
     }
 
     /// Names the cause of a failed call.

@@ -1,0 +1,103 @@
+//! `hookhost fire --explain`: why the hooks decided what they did, as a table on
+//! stderr (stdout stays the one JSON object of the contract).
+
+use std::fmt::Write as _;
+
+use hookhost::AggregatedHookResult;
+use hookhost::runner::HookExecutionResult;
+
+/// Writes the table for `result` to stderr.
+pub fn print(result: &AggregatedHookResult) {
+    eprint!("{}", render(result));
+}
+
+fn render(result: &AggregatedHookResult) -> String {
+    let mut out = String::new();
+    if result.executions.is_empty() {
+        out.push_str("no hook ran (hooks disabled, none configured, or no matcher matched)\n");
+        return out;
+    }
+    let _ = writeln!(
+        out,
+        "{:<3} {:<24} {:<8} {:<20} {:>10} {:>10} {:>12}  {:<14} detail",
+        "#", "hook", "type", "matcher", "outcome", "time ms", "fuel", "decision"
+    );
+    for (i, e) in result.executions.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "{:<3} {:<24} {:<8} {:<20} {:>10} {:>10.3} {:>12}  {:<14} {}",
+            i + 1,
+            clip(&e.hook_name, 24),
+            e.hook_type,
+            clip(&e.matcher, 20),
+            outcome(e),
+            e.duration.as_secs_f64() * 1000.0,
+            e.fuel_used
+                .map_or_else(|| "-".to_owned(), |f| f.to_string()),
+            decision(e),
+            detail(e),
+        );
+        let _ = writeln!(out, "    from {} {}", e.source, e.location);
+    }
+    let verdict = if result.is_blocked() {
+        format!("BLOCKED: {}", result.block_reason().unwrap_or_default())
+    } else {
+        "allowed".to_owned()
+    };
+    let _ = writeln!(
+        out,
+        "=> {verdict} ({:.3} ms)",
+        result.total_duration.as_secs_f64() * 1000.0
+    );
+    out
+}
+
+fn outcome(e: &HookExecutionResult) -> String {
+    match (e.exit_code, &e.error) {
+        (Some(code), _) => format!("exit {code}"),
+        (None, Some(_)) => "failed".to_owned(),
+        (None, None) => "-".to_owned(),
+    }
+}
+
+fn decision(e: &HookExecutionResult) -> String {
+    let decided = e
+        .output
+        .as_ref()
+        .and_then(|o| o.effective_decision())
+        .map(|d| format!("{d:?}").to_lowercase())
+        .unwrap_or_else(|| "-".to_owned());
+    if e.monitor && e.is_block() {
+        format!("{decided} (monitor)")
+    } else {
+        decided
+    }
+}
+
+fn detail(e: &HookExecutionResult) -> String {
+    if let Some(error) = &e.error {
+        return error.clone();
+    }
+    let reason = e
+        .output
+        .as_ref()
+        .and_then(|o| o.effective_reason())
+        .unwrap_or_default();
+    let stderr = e.stderr_excerpt();
+    match (reason.is_empty(), stderr.is_empty()) {
+        (false, false) => format!("{reason} | stderr: {stderr}"),
+        (false, true) => reason.to_owned(),
+        (true, false) => format!("stderr: {stderr}"),
+        (true, true) => String::new(),
+    }
+}
+
+fn clip(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        text.to_owned()
+    } else {
+        let mut clipped: String = text.chars().take(width - 1).collect();
+        clipped.push('…');
+        clipped
+    }
+}

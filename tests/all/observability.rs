@@ -1,0 +1,128 @@
+//! Monitor mode, `fire --explain` and the audit trace.
+
+use serde_json::json;
+
+use crate::common::{Project, cmd, group, run};
+
+#[test]
+fn monitor_mode_reports_but_does_not_enforce_a_block() {
+    let p = Project::new();
+    p.settings(json!({"BeforeTool": [group(vec![
+        json!({"type": "command", "command": "echo 'new policy says no' >&2; exit 2", "mode": "monitor", "name": "new-policy"}),
+        cmd("echo '{\"systemMessage\":\"enforced hook ran\"}'"),
+    ])]}));
+    let fired = p.fire(
+        "BeforeTool",
+        json!({"tool_name": "write_file", "tool_input": {}}),
+    );
+    assert_eq!(
+        fired.code, 0,
+        "a monitored block must not block: {}",
+        fired.out
+    );
+    assert_eq!(fired.final_output().get("decision"), None, "{}", fired.out);
+    assert_eq!(fired.final_output()["systemMessage"], "enforced hook ran");
+    let monitored = &fired.out["allOutputs"][0];
+    assert_eq!(monitored["decision"], "block");
+    assert_eq!(monitored["monitor"], true);
+    assert_eq!(fired.out["hooks"][0]["wouldBlock"], true);
+    assert_eq!(fired.out["hooks"][0]["blocked"], false);
+
+    // The same hook enforced blocks.
+    p.settings(json!({"BeforeTool": [group(vec![
+        json!({"type": "command", "command": "echo 'new policy says no' >&2; exit 2", "mode": "enforce"}),
+    ])]}));
+    assert_eq!(
+        p.fire(
+            "BeforeTool",
+            json!({"tool_name": "write_file", "tool_input": {}})
+        )
+        .code,
+        2
+    );
+}
+
+#[test]
+fn monitor_mode_does_not_stop_a_sequential_chain() {
+    let p = Project::new();
+    let marker = p.script("marker.sh", "touch \"$LLXPRT_PROJECT_DIR/ran\"");
+    p.settings(json!({"BeforeTool": [{"sequential": true, "hooks": [
+        json!({"type": "command", "command": "exit 2", "mode": "monitor"}),
+        cmd(&marker),
+    ]}]}));
+    let fired = p.fire("BeforeTool", json!({"tool_name": "t", "tool_input": {}}));
+    assert_eq!(fired.code, 0);
+    assert!(p.exists("ran"));
+}
+
+#[test]
+fn explain_prints_a_table_on_stderr_and_keeps_stdout_json() {
+    let p = Project::new();
+    p.settings(json!({"BeforeTool": [{"matcher": "write_.*", "hooks": [
+        cmd("echo 'looked at it' >&2; echo '{\"decision\":\"block\",\"reason\":\"too risky\"}'"),
+    ]}]}));
+    let mut command = p.command();
+    command
+        .args(["fire", "BeforeTool", "--explain", "--project-dir"])
+        .arg(p.dir());
+    let run = run(command, br#"{"tool_name": "write_file", "tool_input": {}}"#);
+    assert_eq!(run.code, 2);
+    let out: serde_json::Value =
+        serde_json::from_slice(&run.stdout).expect("stdout is still one JSON object");
+    assert_eq!(out["finalOutput"]["reason"], "too risky");
+    for expected in [
+        "write_.*",
+        "exit 0",
+        "block",
+        "too risky",
+        "stderr: looked at it",
+        "project settings",
+        "hooks.BeforeTool[0].hooks[0]",
+        "BLOCKED",
+    ] {
+        assert!(
+            run.stderr.contains(expected),
+            "missing {expected:?} in:\n{}",
+            run.stderr
+        );
+    }
+}
+
+#[test]
+fn trace_writes_one_json_line_per_hook_run() {
+    let p = Project::new();
+    p.settings(json!({"AfterTool": [group(vec![cmd("echo a"), cmd("exit 3")])]}));
+    let trace = p.outside().join("trace.jsonl");
+    let trace_path = trace.to_string_lossy().into_owned();
+    for _ in 0..2 {
+        p.fire_with(
+            "AfterTool",
+            json!({"tool_name": "t", "tool_input": {}, "tool_response": {}}),
+            &[],
+            &[("HOOKHOST_TRACE", &trace_path)],
+        );
+    }
+    let text = std::fs::read_to_string(&trace).unwrap();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    assert_eq!(lines[0]["event"], "AfterTool");
+    assert_eq!(lines[0]["name"], "echo a");
+    assert_eq!(lines[0]["exitCode"], 0);
+    assert!(lines[0]["timestamp"].as_str().unwrap().ends_with('Z'));
+    assert_eq!(lines[1]["success"], false);
+    assert!(
+        lines[1]["error"]
+            .as_str()
+            .unwrap()
+            .contains("exited with code 3")
+    );
+    assert!(
+        lines[0]["source"]
+            .as_str()
+            .unwrap()
+            .contains("project settings")
+    );
+}
