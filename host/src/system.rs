@@ -13,7 +13,9 @@ use serde_json::{Map, Value};
 
 use crate::aggregate;
 use crate::chain;
-use crate::config::{Diagnostic, HookKind, LoadedSettings, SettingsLocation, SettingsSource};
+use crate::config::{
+    Compat, Diagnostic, HookKind, LoadedSettings, SettingsLocation, SettingsSource,
+};
 use crate::dialect::Dialect;
 use crate::event::HookEvent;
 use crate::output::HookOutput;
@@ -52,8 +54,18 @@ impl HookSystemBuilder {
     /// `.claude/settings.local.json`, `~/.claude/settings.json`); hooks there speak
     /// Claude's dialect. No effect with explicit settings files.
     pub fn claude_settings(mut self, enabled: bool) -> Self {
-        if let SettingsLocation::Discover { claude } = &mut self.settings {
-            *claude = enabled;
+        if let SettingsLocation::Discover(compat) = &mut self.settings {
+            compat.claude = enabled;
+        }
+        self
+    }
+
+    /// Also discover Gemini CLI's settings (`.gemini/settings.json`,
+    /// `~/.gemini/settings.json`) and extensions (`.gemini/extensions/`). No effect
+    /// with explicit settings files.
+    pub fn gemini_settings(mut self, enabled: bool) -> Self {
+        if let SettingsLocation::Discover(compat) = &mut self.settings {
+            compat.gemini = enabled;
         }
         self
     }
@@ -184,7 +196,7 @@ impl HookSystem {
     pub fn builder() -> HookSystemBuilder {
         HookSystemBuilder {
             project_dir: PathBuf::from("."),
-            settings: SettingsLocation::Discover { claude: false },
+            settings: SettingsLocation::Discover(Compat::default()),
             session_id: None,
             transcript_path: String::new(),
             output_cap: DEFAULT_OUTPUT_CAP,
@@ -529,8 +541,8 @@ fn watched_paths(
     sources: &[Arc<SettingsSource>],
 ) -> Vec<PathBuf> {
     let mut paths: Vec<PathBuf> = sources.iter().map(|s| s.path.clone()).collect();
-    if matches!(location, SettingsLocation::Discover { .. }) {
-        paths.extend(crate::config::discovery_locations(project_dir));
+    if let SettingsLocation::Discover(compat) = location {
+        paths.extend(crate::config::discovery_locations(project_dir, *compat));
     }
     paths.sort();
     paths.dedup();

@@ -16,6 +16,7 @@ mod cli;
 mod environment;
 mod exit_codes;
 mod fuzz_corpus;
+mod gemini;
 mod library;
 mod matchers;
 mod observability;

@@ -108,6 +108,10 @@ pub struct SettingsArgs {
     /// `.claude/settings.local.json`, `~/.claude/settings.json`), in Claude's dialect.
     #[arg(long)]
     claude_settings: bool,
+    /// Also read Gemini CLI's settings (`.gemini/settings.json`,
+    /// `~/.gemini/settings.json`) and extensions (`.gemini/extensions/`).
+    #[arg(long)]
+    gemini_settings: bool,
     /// Run hooks from project settings and extensions only if approved with
     /// `hookhost trust` (as `tools.requireHookTrust` in user settings).
     #[arg(long)]
@@ -129,7 +133,8 @@ impl SettingsArgs {
         let project_dir = self.project_dir.clone().unwrap_or(default_project_dir);
         let mut builder = HookSystem::builder()
             .project_dir(project_dir)
-            .claude_settings(self.claude_settings);
+            .claude_settings(self.claude_settings)
+            .gemini_settings(self.gemini_settings);
         if self.require_trust {
             builder = builder.require_trust(true);
         }

@@ -12,21 +12,19 @@ pub const DEFAULT_SYSTEM_SETTINGS: &str = "/etc/llxprt-code/settings.json";
 /// Extension manifest names, tried in this order inside an extension directory.
 pub const EXTENSION_MANIFESTS: [&str; 2] = ["llxprt-extension.json", "gemini-extension.json"];
 
-/// Every place discovery looks: the three settings files and the two extension
-/// directories, whether they exist or not.
-pub fn discovery_locations(project_dir: &Path) -> Vec<PathBuf> {
-    let mut paths = vec![
-        project_dir.join(".llxprt").join("settings.json"),
-        project_dir.join(".llxprt").join("extensions"),
-        system_settings_path(),
-    ];
-    if let Some(home) = dirs::home_dir() {
-        paths.push(home.join(".llxprt").join("settings.json"));
-        paths.push(home.join(".llxprt").join("extensions"));
-        paths.push(home.join(".claude").join("settings.json"));
+/// Every place discovery looks: the settings files and the extension directories,
+/// whether they exist or not.
+pub fn discovery_locations(project_dir: &Path, compat: Compat) -> Vec<PathBuf> {
+    let home = dirs::home_dir();
+    let mut paths: Vec<PathBuf> = scope_files(project_dir, compat)
+        .into_iter()
+        .map(|(p, _)| p)
+        .collect();
+    if let Some(home) = &home {
+        paths.extend(scope_files(home, compat).into_iter().map(|(p, _)| p));
     }
-    paths.push(project_dir.join(".claude").join("settings.json"));
-    paths.push(project_dir.join(".claude").join("settings.local.json"));
+    paths.push(system_settings_path());
+    paths.extend(extension_roots(project_dir, home.as_deref(), compat));
     paths
 }
 
@@ -36,12 +34,34 @@ fn system_settings_path() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from(DEFAULT_SYSTEM_SETTINGS))
 }
 
+/// Which other agents' settings discovery also reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Compat {
+    /// Claude Code: `.claude/settings.local.json`, `.claude/settings.json`,
+    /// `~/.claude/settings.json` (Claude's format and dialect).
+    pub claude: bool,
+    /// Gemini CLI: `.gemini/settings.json`, `~/.gemini/settings.json` and the
+    /// extensions under `.gemini/extensions/`.
+    pub gemini: bool,
+}
+
+/// The settings files of one scope directory (`<project>` or `~`), in priority order.
+fn scope_files(root: &Path, compat: Compat) -> Vec<(PathBuf, bool)> {
+    let mut files = vec![(root.join(".llxprt").join("settings.json"), false)];
+    if compat.gemini {
+        files.push((root.join(".gemini").join("settings.json"), false));
+    }
+    if compat.claude {
+        files.push((root.join(".claude").join("settings.local.json"), true));
+        files.push((root.join(".claude").join("settings.json"), true));
+    }
+    files
+}
+
 /// Finds the settings files that exist, highest priority first: project, user,
 /// system, then extensions (project extensions before user ones, each by name).
-/// With `claude`, Claude Code's files join their scope, after hookhost's own:
-/// `.claude/settings.local.json` and `.claude/settings.json` after the project
-/// settings, `~/.claude/settings.json` after the user settings.
-pub fn discover(project_dir: &Path, claude: bool) -> Vec<SettingsSource> {
+/// Other agents' files (see [`Compat`]) join their scope after hookhost's own.
+pub fn discover(project_dir: &Path, compat: Compat) -> Vec<SettingsSource> {
     let home = dirs::home_dir();
     let mut found = Vec::new();
     let mut push = |kind: SourceKind, path: PathBuf, is_claude: bool| {
@@ -50,39 +70,34 @@ pub fn discover(project_dir: &Path, claude: bool) -> Vec<SettingsSource> {
             found.push(if is_claude { source.claude() } else { source });
         }
     };
-    push(
-        SourceKind::Project,
-        project_dir.join(".llxprt").join("settings.json"),
-        false,
-    );
-    if claude {
-        let dir = project_dir.join(".claude");
-        push(SourceKind::Project, dir.join("settings.local.json"), true);
-        push(SourceKind::Project, dir.join("settings.json"), true);
+    for (path, is_claude) in scope_files(project_dir, compat) {
+        push(SourceKind::Project, path, is_claude);
     }
     if let Some(home) = &home {
-        push(
-            SourceKind::User,
-            home.join(".llxprt").join("settings.json"),
-            false,
-        );
-        if claude {
-            push(
-                SourceKind::User,
-                home.join(".claude").join("settings.json"),
-                true,
-            );
+        for (path, is_claude) in scope_files(home, compat) {
+            push(SourceKind::User, path, is_claude);
         }
     }
     push(SourceKind::System, system_settings_path(), false);
-    let mut extension_roots = vec![project_dir.join(".llxprt").join("extensions")];
-    if let Some(home) = &home {
-        extension_roots.push(home.join(".llxprt").join("extensions"));
-    }
-    for root in extension_roots {
+    for root in extension_roots(project_dir, home.as_deref(), compat) {
         found.extend(extensions_in(&root, project_dir));
     }
     found
+}
+
+fn extension_roots(project_dir: &Path, home: Option<&Path>, compat: Compat) -> Vec<PathBuf> {
+    let agents: &[&str] = if compat.gemini {
+        &[".llxprt", ".gemini"]
+    } else {
+        &[".llxprt"]
+    };
+    let mut roots = Vec::new();
+    for base in std::iter::once(project_dir).chain(home) {
+        for agent in agents {
+            roots.push(base.join(agent).join("extensions"));
+        }
+    }
+    roots
 }
 
 /// The extensions under `root`, sorted by directory name; a directory without a
@@ -104,11 +119,16 @@ pub fn extensions_in(root: &Path, project_dir: &Path) -> Vec<SettingsSource> {
                 .map(|name| dir.join(name))
                 .find(|p| p.is_file())?;
             let name = dir.file_name()?.to_string_lossy().into_owned();
-            Some(SettingsSource::new(
-                SourceKind::Extension(name),
-                manifest,
-                project_dir,
-            ))
+            // Gemini CLI extensions keep their hooks in `hooks/hooks.json`.
+            let hooks_file = dir.join("hooks").join("hooks.json");
+            let file = if hooks_file.is_file() {
+                hooks_file
+            } else {
+                manifest
+            };
+            let mut source = SettingsSource::new(SourceKind::Extension(name), file, project_dir);
+            source.base_dir = dir;
+            Some(source)
         })
         .collect()
 }

@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 pub use diagnostic::{Diagnostic, Severity};
 pub use discover::{
-    DEFAULT_SYSTEM_SETTINGS, EXTENSION_MANIFESTS, SYSTEM_SETTINGS_ENV, discover,
+    Compat, DEFAULT_SYSTEM_SETTINGS, EXTENSION_MANIFESTS, SYSTEM_SETTINGS_ENV, discover,
     discovery_locations, extensions_in,
 };
 pub use expand::{ExpandVars, PROJECT_DIR_VARS};
@@ -33,13 +33,9 @@ pub use validate::{HookEntry, MAX_SETTINGS_BYTES, ParsedSettings, load_file, par
 /// Where settings come from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SettingsLocation {
-    /// Discover project, user and system settings and extensions; with `claude`,
-    /// Claude Code's settings files too.
-    Discover {
-        /// Also read `.claude/settings.json`, `.claude/settings.local.json` and
-        /// `~/.claude/settings.json`.
-        claude: bool,
-    },
+    /// Discover project, user and system settings and extensions, and the other
+    /// agents' settings that [`Compat`] names.
+    Discover(Compat),
     /// Exactly these files, first = highest priority.
     Files(Vec<PathBuf>),
 }
@@ -64,7 +60,7 @@ impl LoadedSettings {
     /// Reads and layers the settings at `location` for the project at `project_dir`.
     pub fn load(location: &SettingsLocation, project_dir: &Path) -> LoadedSettings {
         let sources = match location {
-            SettingsLocation::Discover { claude } => discover(project_dir, *claude),
+            SettingsLocation::Discover(compat) => discover(project_dir, *compat),
             SettingsLocation::Files(files) => files
                 .iter()
                 .map(|f| SettingsSource::new(SourceKind::Explicit, f.clone(), project_dir))
@@ -73,6 +69,7 @@ impl LoadedSettings {
         let mut loaded = LoadedSettings::default();
         let mut enabled = None;
         let mut require_trust = None;
+        let mut disabled: Vec<String> = Vec::new();
         for source in sources {
             let source = Arc::new(source);
             loaded.sources.push(Arc::clone(&source));
@@ -90,6 +87,7 @@ impl LoadedSettings {
                     require_trust = Some(value);
                 }
             }
+            disabled.extend(parsed.disabled);
             loaded.entries.extend(parsed.entries);
             loaded.diagnostics.extend(parsed.diagnostics);
             if is_extension && parsed.enable_hooks.is_some() {
@@ -99,6 +97,24 @@ impl LoadedSettings {
                      only settings files turn hooks on or off"
                 )));
             }
+        }
+        if !disabled.is_empty() {
+            loaded.entries.retain(|entry| {
+                let command = match &entry.spec.kind {
+                    HookKind::Command { command } => Some(command.as_str()),
+                    HookKind::Plugin(_) => None,
+                };
+                let off = disabled
+                    .iter()
+                    .any(|d| *d == entry.spec.name || Some(d.as_str()) == command);
+                if off {
+                    loaded.diagnostics.push(Diagnostic::warning(format!(
+                        "{}: {}: hook {:?} is disabled by settings",
+                        entry.source, entry.location, entry.spec.name
+                    )));
+                }
+                !off
+            });
         }
         loaded.enabled = enabled.unwrap_or(false);
         loaded.require_trust = require_trust.unwrap_or(false);

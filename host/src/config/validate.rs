@@ -51,6 +51,9 @@ pub struct ParsedSettings {
     pub enable_hooks: Option<bool>,
     /// `tools.requireHookTrust`, when the file sets it.
     pub require_trust: Option<bool>,
+    /// Hook names (or command strings) this file disables (Gemini CLI's
+    /// `hooksConfig.disabled` / `hooks.disabled`).
+    pub disabled: Vec<String>,
     /// The hooks that loaded, in file order.
     pub entries: Vec<HookEntry>,
     /// Everything that was wrong.
@@ -112,7 +115,7 @@ pub fn parse_settings(
         }
     };
     let extension_dir = match source.kind {
-        SourceKind::Extension(_) => source.path.parent(),
+        SourceKind::Extension(_) => Some(source.base_dir.as_path()),
         _ => None,
     };
     let mut walker = Walker {
@@ -125,10 +128,19 @@ pub fn parse_settings(
     };
     parsed.require_trust = walker.tools_flag(&root, "requireHookTrust");
     parsed.enable_hooks = match source.format {
-        SettingsFormat::Llxprt => walker.enable_hooks(&root),
+        // `tools.enableHooks` (LLxprt), else Gemini CLI's `hooksConfig.enabled` or
+        // `hooks.enabled`.
+        SettingsFormat::Llxprt => walker
+            .enable_hooks(&root)
+            .or_else(|| walker.switch(&root, "hooksConfig", "enabled"))
+            .or_else(|| walker.switch(&root, "hooks", "enabled")),
         // Claude Code runs hooks unless `disableAllHooks` is true.
         SettingsFormat::Claude => Some(root.get("disableAllHooks") != Some(&Value::Bool(true))),
     };
+    parsed.disabled = ["hooksConfig", "hooks"]
+        .iter()
+        .flat_map(|parent| walker.names(&root, parent, "disabled"))
+        .collect();
     if let Some(hooks) = root.get("hooks") {
         parsed.entries = walker.hooks(hooks);
     }
@@ -190,6 +202,39 @@ impl Walker<'_> {
         }
     }
 
+    /// A boolean `parent.key` (Gemini CLI's `hooksConfig.enabled` / `hooks.enabled`).
+    fn switch(&mut self, root: &Map<String, Value>, parent: &str, key: &str) -> Option<bool> {
+        match root.get(parent)?.get(key)? {
+            Value::Bool(b) => Some(*b),
+            other => {
+                self.error(
+                    &format!("{parent}.{key}"),
+                    format!("expected true or false, got {}", show(other)),
+                );
+                None
+            }
+        }
+    }
+
+    /// A list of strings `parent.key` (Gemini CLI's `hooksConfig.disabled`).
+    fn names(&mut self, root: &Map<String, Value>, parent: &str, key: &str) -> Vec<String> {
+        match root.get(parent).and_then(|p| p.get(key)) {
+            None | Some(Value::Null) => Vec::new(),
+            Some(Value::Array(items)) if items.iter().all(Value::is_string) => items
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect(),
+            Some(other) => {
+                self.error(
+                    &format!("{parent}.{key}"),
+                    format!("expected an array of hook names, got {}", show(other)),
+                );
+                Vec::new()
+            }
+        }
+    }
+
     fn enable_hooks(&mut self, root: &Map<String, Value>) -> Option<bool> {
         match root.get("tools")? {
             Value::Object(tools) => match tools.get("enableHooks")? {
@@ -219,6 +264,10 @@ impl Walker<'_> {
         };
         let mut entries = Vec::new();
         for (name, groups) in events {
+            if name == "enabled" || name == "disabled" {
+                // Gemini CLI's switches, read by `switch` and `names`.
+                continue;
+            }
             let at = format!("hooks.{name}");
             let Some((event, named_dialect)) = dialect::parse_event(name) else {
                 let e = crate::event::UnknownEvent(name.clone());
