@@ -20,12 +20,20 @@ fn recording_hook(p: &Project, name: &str, answer: Value) -> String {
 }
 
 fn claude_settings(p: &Project, file: &str, hooks: Value) {
-    p.write(format!(".claude/{file}"), serde_json::to_vec_pretty(&json!({"hooks": hooks})).unwrap());
+    p.write(
+        format!(".claude/{file}"),
+        serde_json::to_vec_pretty(&json!({"hooks": hooks})).unwrap(),
+    );
 }
 
 fn fire_claude(p: &Project, event: &str, input: Value) -> crate::common::Fired {
     let mut command = p.command();
-    command.arg("fire").arg(event).arg("--project-dir").arg(p.dir()).arg("--claude-settings");
+    command
+        .arg("fire")
+        .arg(event)
+        .arg("--project-dir")
+        .arg(p.dir())
+        .arg("--claude-settings");
     let run = run(command, &serde_json::to_vec(&input).unwrap());
     crate::common::Fired {
         code: run.code,
@@ -138,20 +146,38 @@ echo '{"continue": false, "stopReason": "tests are failing"}'"#,
     for case in cases {
         let p = Project::new();
         p.executable(".claude/hooks/hook", case.script);
-        claude_settings(&p, "settings.json", json!({case.claude_event: [{"matcher": case.matcher,
-            "hooks": [{"type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/hook", "timeout": 10}]}]}));
+        claude_settings(
+            &p,
+            "settings.json",
+            json!({case.claude_event: [{"matcher": case.matcher,
+            "hooks": [{"type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/hook", "timeout": 10}]}]}),
+        );
         let fired = fire_claude(&p, case.event, case.input.clone());
-        assert_eq!(fired.code, case.exit, "{}: {}\n{}", case.claude_event, fired.out, fired.stderr);
+        assert_eq!(
+            fired.code, case.exit,
+            "{}: {}\n{}",
+            case.claude_event, fired.out, fired.stderr
+        );
         for (key, value) in case.expect.as_object().unwrap() {
             if key == "hookSpecificOutput" {
                 for (k, v) in value.as_object().unwrap() {
                     assert_eq!(fired.specific(k), v, "{}: {}", case.claude_event, fired.out);
                 }
             } else {
-                assert_eq!(&fired.final_output()[key], value, "{}: {}", case.claude_event, fired.out);
+                assert_eq!(
+                    &fired.final_output()[key],
+                    value,
+                    "{}: {}",
+                    case.claude_event,
+                    fired.out
+                );
             }
         }
-        assert_eq!(fired.out["success"], true, "{}: {}", case.claude_event, fired.out);
+        assert_eq!(
+            fired.out["success"], true,
+            "{}: {}",
+            case.claude_event, fired.out
+        );
     }
 }
 
@@ -159,8 +185,16 @@ echo '{"continue": false, "stopReason": "tests are failing"}'"#,
 fn claude_hooks_receive_claudes_stdin_shape() {
     let p = Project::new();
     let hook = recording_hook(&p, "record.py", json!({}));
-    claude_settings(&p, "settings.json", json!({"PreToolUse": [{"matcher": "Edit", "hooks": [{"type": "command", "command": hook}]}]}));
-    let fired = fire_claude(&p, "BeforeTool", json!({"tool_name": "replace", "tool_input": {"file_path": "x", "old_string": "a", "new_string": "b"}}));
+    claude_settings(
+        &p,
+        "settings.json",
+        json!({"PreToolUse": [{"matcher": "Edit", "hooks": [{"type": "command", "command": hook}]}]}),
+    );
+    let fired = fire_claude(
+        &p,
+        "BeforeTool",
+        json!({"tool_name": "replace", "tool_input": {"file_path": "x", "old_string": "a", "new_string": "b"}}),
+    );
     assert_eq!(fired.code, 0, "{}", fired.stderr);
     let seen = p.read_json("seen.json");
     assert_eq!(seen["hook_event_name"], "PreToolUse");
@@ -173,30 +207,75 @@ fn claude_hooks_receive_claudes_stdin_shape() {
 #[test]
 fn claude_matchers_use_claude_tool_names() {
     let p = Project::new();
-    claude_settings(&p, "settings.json", json!({"PreToolUse": [{"matcher": "Write", "hooks": [{"type": "command", "command": "echo matched"}]}]}));
-    let write = fire_claude(&p, "BeforeTool", json!({"tool_name": "write_file", "tool_input": {}}));
+    claude_settings(
+        &p,
+        "settings.json",
+        json!({"PreToolUse": [{"matcher": "Write", "hooks": [{"type": "command", "command": "echo matched"}]}]}),
+    );
+    let write = fire_claude(
+        &p,
+        "BeforeTool",
+        json!({"tool_name": "write_file", "tool_input": {}}),
+    );
     assert_eq!(write.final_output()["systemMessage"], "matched");
-    let read = fire_claude(&p, "BeforeTool", json!({"tool_name": "read_file", "tool_input": {}}));
+    let read = fire_claude(
+        &p,
+        "BeforeTool",
+        json!({"tool_name": "read_file", "tool_input": {}}),
+    );
     assert_eq!(read.final_output(), &json!({}));
 }
 
 #[test]
 fn claude_settings_are_read_only_when_asked_and_local_wins() {
     let p = Project::new();
-    claude_settings(&p, "settings.json", json!({"PreToolUse": [{"hooks": [{"type": "command", "command": "echo shared"}]}]}));
-    claude_settings(&p, "settings.local.json", json!({"PreToolUse": [{"hooks": [{"type": "command", "command": "echo local"}]}]}));
-    let without = p.fire("BeforeTool", json!({"tool_name": "write_file", "tool_input": {}}));
-    assert_eq!(without.final_output(), &json!({}), "Claude settings must not be read by default");
-    let with = fire_claude(&p, "BeforeTool", json!({"tool_name": "write_file", "tool_input": {}}));
+    claude_settings(
+        &p,
+        "settings.json",
+        json!({"PreToolUse": [{"hooks": [{"type": "command", "command": "echo shared"}]}]}),
+    );
+    claude_settings(
+        &p,
+        "settings.local.json",
+        json!({"PreToolUse": [{"hooks": [{"type": "command", "command": "echo local"}]}]}),
+    );
+    let without = p.fire(
+        "BeforeTool",
+        json!({"tool_name": "write_file", "tool_input": {}}),
+    );
+    assert_eq!(
+        without.final_output(),
+        &json!({}),
+        "Claude settings must not be read by default"
+    );
+    let with = fire_claude(
+        &p,
+        "BeforeTool",
+        json!({"tool_name": "write_file", "tool_input": {}}),
+    );
     assert_eq!(with.final_output()["systemMessage"], "local\nshared");
 }
 
 #[test]
 fn claude_timeouts_are_seconds() {
     let p = Project::new();
-    claude_settings(&p, "settings.json", json!({"PreToolUse": [{"hooks": [{"type": "command", "command": "sleep 3; echo late", "timeout": 1}]}]}));
-    let fired = fire_claude(&p, "BeforeTool", json!({"tool_name": "write_file", "tool_input": {}}));
-    assert!(fired.out["errors"].to_string().contains("timed out after 1000 ms"), "{}", fired.out);
+    claude_settings(
+        &p,
+        "settings.json",
+        json!({"PreToolUse": [{"hooks": [{"type": "command", "command": "sleep 3; echo late", "timeout": 1}]}]}),
+    );
+    let fired = fire_claude(
+        &p,
+        "BeforeTool",
+        json!({"tool_name": "write_file", "tool_input": {}}),
+    );
+    assert!(
+        fired.out["errors"]
+            .to_string()
+            .contains("timed out after 1000 ms"),
+        "{}",
+        fired.out
+    );
 }
 
 #[test]
@@ -205,8 +284,15 @@ fn claude_event_names_are_accepted_on_the_cli_and_in_hookhost_settings() {
     let hook = recording_hook(&p, "record.py", json!({"decision": "block", "reason": "r"}));
     p.settings(json!({"PreToolUse": [{"matcher": "Write", "hooks": [{"type": "command", "command": hook}]}]}));
     let mut command = p.command();
-    command.arg("fire").arg("PreToolUse").arg("--project-dir").arg(p.dir());
-    let run = run(command, br#"{"tool_name": "Write", "tool_input": {"file_path": "a"}}"#);
+    command
+        .arg("fire")
+        .arg("PreToolUse")
+        .arg("--project-dir")
+        .arg(p.dir());
+    let run = run(
+        command,
+        br#"{"tool_name": "Write", "tool_input": {"file_path": "a"}}"#,
+    );
     assert_eq!(run.code, 2, "{}", run.stderr);
     let seen = p.read_json("seen.json");
     assert_eq!(seen["tool_name"], "Write");
@@ -231,9 +317,11 @@ fn hookhost_hook_answers_claude_code_like_a_claude_hook() {
     p.settings(json!({"BeforeTool": [{"matcher": "write_file", "hooks": [
         {"type": "command", "command": r#"python3 -c 'import json,sys; d=json.load(sys.stdin); p=d["tool_input"]["file_path"]; print(json.dumps({"decision":"block","reason":"no "+p}) if p.startswith("/etc") else json.dumps({"hookSpecificOutput":{"tool_input":{"file_path":p+".bak"}}}))'"#}
     ]}]}));
-    let claude_stdin = |path: &str| json!({"session_id": "abc", "transcript_path": "/tmp/t.jsonl", "cwd": p.dir(),
+    let claude_stdin = |path: &str| {
+        json!({"session_id": "abc", "transcript_path": "/tmp/t.jsonl", "cwd": p.dir(),
         "permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": "Write",
-        "tool_input": {"file_path": path, "content": "x"}});
+        "tool_input": {"file_path": path, "content": "x"}})
+    };
     let blocked = hook_cmd(&p, claude_stdin("/etc/passwd"), &[]);
     assert_eq!(blocked.code, 2);
     assert_eq!(blocked.stderr.trim(), "no /etc/passwd");
@@ -241,7 +329,10 @@ fn hookhost_hook_answers_claude_code_like_a_claude_hook() {
     assert_eq!(allowed.code, 0, "{}", allowed.stderr);
     let answer: Value = serde_json::from_slice(&allowed.stdout).unwrap();
     assert_eq!(answer["hookSpecificOutput"]["hookEventName"], "PreToolUse");
-    assert_eq!(answer["hookSpecificOutput"]["updatedInput"], json!({"file_path": "a.txt.bak"}));
+    assert_eq!(
+        answer["hookSpecificOutput"]["updatedInput"],
+        json!({"file_path": "a.txt.bak"})
+    );
 }
 
 /// `hookhost hook` driven the way Gemini CLI / LLxprt drive a hook.
@@ -250,13 +341,21 @@ fn hookhost_hook_answers_gemini_cli_like_a_gemini_hook() {
     let p = Project::new();
     p.settings(json!({"BeforeTool": [{"hooks": [{"type": "command", "command": "echo '{\"decision\":\"deny\",\"reason\":\"frozen\"}'"}]}],
         "AfterTool": [{"hooks": [{"type": "command", "command": "echo '{\"hookSpecificOutput\":{\"additionalContext\":\"ctx\"}}'"}]}]}));
-    let blocked = hook_cmd(&p, json!({"hook_event_name": "BeforeTool", "session_id": "s", "cwd": p.dir(),
-        "timestamp": "2025-01-01T00:00:00Z", "transcript_path": "", "tool_name": "write_file", "tool_input": {}}), &[]);
+    let blocked = hook_cmd(
+        &p,
+        json!({"hook_event_name": "BeforeTool", "session_id": "s", "cwd": p.dir(),
+        "timestamp": "2025-01-01T00:00:00Z", "transcript_path": "", "tool_name": "write_file", "tool_input": {}}),
+        &[],
+    );
     assert_eq!(blocked.code, 2);
     let out: Value = serde_json::from_slice(&blocked.stdout).unwrap();
     assert_eq!(out["decision"], "deny");
     assert_eq!(out["reason"], "frozen");
-    let after = hook_cmd(&p, json!({"hook_event_name": "AfterTool", "tool_name": "read_file", "tool_input": {}, "tool_response": {}}), &[]);
+    let after = hook_cmd(
+        &p,
+        json!({"hook_event_name": "AfterTool", "tool_name": "read_file", "tool_input": {}, "tool_response": {}}),
+        &[],
+    );
     assert_eq!(after.code, 0);
     let out: Value = serde_json::from_slice(&after.stdout).unwrap();
     assert_eq!(out["hookSpecificOutput"]["additionalContext"], "ctx");
@@ -266,7 +365,11 @@ fn hookhost_hook_answers_gemini_cli_like_a_gemini_hook() {
 fn hookhost_hook_does_not_recurse() {
     let p = Project::new();
     p.settings(json!({"BeforeTool": [{"hooks": [{"type": "command", "command": "echo '{\"decision\":\"deny\"}'"}]}]}));
-    let run = hook_cmd(&p, json!({"hook_event_name": "BeforeTool", "tool_name": "x"}), &[("HOOKHOST_ACTIVE", "1")]);
+    let run = hook_cmd(
+        &p,
+        json!({"hook_event_name": "BeforeTool", "tool_name": "x"}),
+        &[("HOOKHOST_ACTIVE", "1")],
+    );
     assert_eq!(run.code, 0);
     assert_eq!(run.stdout_text().trim(), "{}");
 }

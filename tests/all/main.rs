@@ -9,6 +9,7 @@ mod common;
 
 mod adversarial;
 mod aggregation;
+mod authoring;
 mod chaining;
 mod check;
 mod claude;

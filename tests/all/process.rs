@@ -26,12 +26,12 @@ fn a_hook_that_ignores_sigterm_is_killed_after_the_grace() {
         "stubborn.sh",
         "trap '' TERM\necho $$ > hook.pid\nsleep 30 &\necho $! > child.pid\nwait\nwait\necho '{\"decision\":\"block\"}'",
     );
-    let timeout = Duration::from_millis(1000);
-    p.settings(json!({"BeforeTool": [group(vec![cmd_timeout(&hook, 1000)])]}));
+    let timeout = Duration::from_millis(2000);
+    p.settings(json!({"BeforeTool": [group(vec![cmd_timeout(&hook, 2000)])]}));
     let fired = p.fire("BeforeTool", json!({"tool_name": "t"}));
     assert_eq!(fired.code, 0, "{fired:#?}");
     assert_eq!(fired.final_output(), &json!({}));
-    fired.single_error(&["stubborn.sh", "timed out after 1000 ms", "failing open"]);
+    fired.single_error(&["stubborn.sh", "timed out after 2000 ms", "failing open"]);
     assert!(
         fired.elapsed < timeout + KILL_GRACE + MARGIN,
         "fire took {:?}",
@@ -59,10 +59,10 @@ fn a_hook_that_honours_sigterm_ends_at_the_timeout() {
         "slow.sh",
         "echo $$ > hook.pid\nsleep 30 &\necho $! > child.pid\nwait",
     );
-    p.settings(json!({"BeforeTool": [group(vec![cmd_timeout(&hook, 500)])]}));
+    p.settings(json!({"BeforeTool": [group(vec![cmd_timeout(&hook, 1500)])]}));
     let fired = p.fire("BeforeTool", json!({"tool_name": "t"}));
     assert_eq!(fired.code, 0);
-    fired.single_error(&["timed out after 500 ms"]);
+    fired.single_error(&["timed out after 1500 ms"]);
     assert!(
         fired.elapsed < Duration::from_secs(20),
         "took {:?}",

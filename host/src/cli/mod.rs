@@ -5,7 +5,9 @@ mod check;
 mod explain;
 mod fire;
 mod hook;
+mod init;
 mod inspect;
+mod replay;
 mod serve;
 mod trust;
 
@@ -77,6 +79,24 @@ enum Command {
         /// Only list the hooks that are not approved yet.
         #[arg(long)]
         list: bool,
+    },
+    /// Set up a project: `.llxprt/settings.json` with hooks enabled and a working
+    /// example hook.
+    Init {
+        /// The project directory (default: the current directory).
+        #[arg(long, value_name = "DIR", default_value = ".")]
+        project_dir: PathBuf,
+        /// Replace an existing `.llxprt/settings.json`.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Replay recorded events (a directory of JSON cases with expected decisions)
+    /// against the configured hooks; exit 1 if any case fails.
+    Test {
+        /// The directory of `*.json` cases.
+        dir: PathBuf,
+        #[command(flatten)]
+        settings: SettingsArgs,
     },
     /// Plugin tools.
     Plugin {
@@ -178,6 +198,8 @@ pub fn main() -> ExitCode {
         } => fire::run(event, dialect, &settings, explain),
         Command::Hook { settings } => hook::run(&settings),
         Command::Trust { settings, list } => trust::run(&settings, list),
+        Command::Init { project_dir, force } => init::run(&project_dir, force),
+        Command::Test { dir, settings } => replay::run(&dir, &settings),
         Command::Check { settings } => check::run(&settings),
         Command::Serve { settings } => {
             match runtime().and_then(|rt| rt.block_on(serve::run(settings.builder()))) {

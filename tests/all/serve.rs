@@ -1,0 +1,283 @@
+//! `hookhost serve`: the MessageBus contract over JSON Lines (CONTRACT §1b) — requests
+//! answered concurrently and out of order, errors that keep the server going, EOF that
+//! drains, settings reloaded on change — and the Node.js client of `examples/node`.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::common::{Project, cmd, group, say};
+
+/// A running `hookhost serve` with its response lines arriving on a channel.
+struct Server {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+/// Longest wait for one response; past it the server is hung (a bug).
+const ANSWER_LIMIT: Duration = Duration::from_secs(30);
+
+impl Server {
+    fn start(project: &Project) -> Server {
+        let mut command = project.command();
+        command
+            .arg("serve")
+            .arg("--project-dir")
+            .arg(project.dir())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit());
+        let mut child = command.spawn().expect("spawn hookhost serve");
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Server {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send_line(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        writeln!(stdin, "{line}").expect("write request");
+        stdin.flush().expect("flush request");
+    }
+
+    fn send(&mut self, id: &str, event: &str, input: Value) {
+        let request = json!({"correlationId": id, "eventName": event, "input": input});
+        self.send_line(&request.to_string());
+    }
+
+    fn next(&mut self) -> Value {
+        let line = match self.lines.recv_timeout(ANSWER_LIMIT) {
+            Ok(line) => line,
+            Err(RecvTimeoutError::Timeout) => {
+                let _ = self.child.kill();
+                panic!("no response from hookhost serve within {ANSWER_LIMIT:?}");
+            }
+            Err(RecvTimeoutError::Disconnected) => panic!("hookhost serve closed its stdout"),
+        };
+        serde_json::from_str(&line).unwrap_or_else(|e| panic!("response is not JSON ({e}): {line}"))
+    }
+
+    /// Closes stdin and waits (bounded) for the exit code.
+    fn finish(mut self) -> (i32, Vec<Value>) {
+        drop(self.stdin.take());
+        let start = Instant::now();
+        let status = loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                break status;
+            }
+            if start.elapsed() > ANSWER_LIMIT {
+                let _ = self.child.kill();
+                panic!("hookhost serve did not exit after EOF");
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        };
+        let rest = self
+            .lines
+            .try_iter()
+            .map(|l| serde_json::from_str(&l).expect("JSON response"))
+            .collect();
+        (status.code().expect("exit code"), rest)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn message(response: &Value) -> &str {
+    response["output"]["finalOutput"]["systemMessage"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no systemMessage in {response}"))
+}
+
+fn slow_and_fast(project: &Project) {
+    project.settings(json!({
+        "BeforeTool": [
+            {"matcher": "slow_tool", "hooks": [cmd("sleep 1; echo slow")]},
+            {"matcher": "fast_tool", "hooks": [cmd(&say("fast"))]},
+        ]
+    }));
+}
+
+#[test]
+fn concurrent_requests_are_answered_out_of_order() {
+    let project = Project::new();
+    slow_and_fast(&project);
+    let mut server = Server::start(&project);
+    server.send("slow-1", "BeforeTool", json!({"tool_name": "slow_tool"}));
+    server.send("fast-2", "BeforeTool", json!({"tool_name": "fast_tool"}));
+    let first = server.next();
+    let second = server.next();
+    assert_eq!(first["correlationId"], "fast-2", "{first}");
+    assert_eq!(message(&first), "fast");
+    assert_eq!(second["correlationId"], "slow-1", "{second}");
+    assert_eq!(message(&second), "slow");
+    assert_eq!(first["success"], true);
+    assert_eq!(server.finish().0, 0);
+}
+
+#[test]
+fn malformed_line_gets_an_error_and_serving_continues() {
+    let project = Project::new();
+    project.settings(json!({"BeforeTool": [group(vec![cmd(&say("ok"))])]}));
+    let mut server = Server::start(&project);
+    server.send_line("{not json");
+    let error = server.next();
+    assert_eq!(error["success"], false, "{error}");
+    assert_eq!(error["error"]["code"], "INVALID_JSON", "{error}");
+    assert!(error["correlationId"].is_null(), "{error}");
+    server.send_line(r#"{"eventName": "BeforeTool"}"#);
+    let error = server.next();
+    assert_eq!(error["error"]["code"], "INVALID_REQUEST", "{error}");
+    server.send("after", "BeforeTool", json!({"tool_name": "x"}));
+    let answer = server.next();
+    assert_eq!(answer["correlationId"], "after");
+    assert_eq!(answer["success"], true);
+    assert_eq!(message(&answer), "ok");
+    assert_eq!(server.finish().0, 0);
+}
+
+#[test]
+fn unknown_event_is_an_error_with_the_correlation_id() {
+    let project = Project::new();
+    project.settings(json!({}));
+    let mut server = Server::start(&project);
+    server.send("id-7", "BeforeLunch", json!({}));
+    let error = server.next();
+    assert_eq!(error["correlationId"], "id-7", "{error}");
+    assert_eq!(error["success"], false, "{error}");
+    assert_eq!(error["error"]["code"], "UNKNOWN_EVENT", "{error}");
+    assert!(
+        error["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("BeforeLunch"),
+        "{error}"
+    );
+    // A numeric correlation id comes back as it was sent.
+    server.send_line(r#"{"correlationId": 42, "eventName": "Notification", "input": {}}"#);
+    let answer = server.next();
+    assert_eq!(answer["correlationId"], 42, "{answer}");
+    assert_eq!(answer["success"], true, "{answer}");
+    assert_eq!(server.finish().0, 0);
+}
+
+#[test]
+fn eof_drains_in_flight_requests_and_exits_zero() {
+    let project = Project::new();
+    project.settings(json!({
+        "BeforeTool": [group(vec![cmd("sleep 0.5; echo drained")])]
+    }));
+    let mut server = Server::start(&project);
+    server.send("a", "BeforeTool", json!({"tool_name": "x"}));
+    server.send("b", "BeforeTool", json!({"tool_name": "y"}));
+    let (code, responses) = server.finish();
+    assert_eq!(code, 0);
+    let mut ids: Vec<&str> = responses
+        .iter()
+        .map(|r| r["correlationId"].as_str().unwrap())
+        .collect();
+    ids.sort_unstable();
+    assert_eq!(ids, ["a", "b"], "{responses:?}");
+    for response in &responses {
+        assert_eq!(message(response), "drained");
+    }
+}
+
+#[test]
+fn settings_reload_when_the_file_changes() {
+    let project = Project::new();
+    project.settings(json!({"BeforeTool": [group(vec![cmd(&say("before"))])]}));
+    let mut server = Server::start(&project);
+    server.send("1", "BeforeTool", json!({"tool_name": "x"}));
+    assert_eq!(message(&server.next()), "before");
+    // Different length as well as a later mtime, so coarse timestamps cannot hide it.
+    project.settings(json!({"BeforeTool": [group(vec![cmd(&say("after-the-reload"))])]}));
+    let deadline = Instant::now() + Duration::from_secs(10);
+    std::thread::sleep(Duration::from_millis(1200));
+    let mut seen;
+    loop {
+        server.send("2", "BeforeTool", json!({"tool_name": "x"}));
+        seen = message(&server.next()).to_owned();
+        if seen == "after-the-reload" || Instant::now() > deadline {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    assert_eq!(seen, "after-the-reload");
+    assert_eq!(server.finish().0, 0);
+}
+
+/// The Node.js client of `examples/node` against the real binary: responses resolve
+/// the right promises when they arrive out of order, and errors reject with a code.
+#[test]
+fn node_client_resolves_out_of_order_responses() {
+    if Command::new("node").arg("--version").output().is_err() {
+        println!("SKIPPED node_client_resolves_out_of_order_responses: `node` is not installed");
+        return;
+    }
+    let project = Project::new();
+    slow_and_fast(&project);
+    let client = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../examples/node/hookhost-client.mjs")
+        .canonicalize()
+        .expect("examples/node/hookhost-client.mjs");
+    let driver = project.write(
+        "driver.mjs",
+        format!(
+            r#"import {{ HookhostClient }} from {client:?};
+const hooks = new HookhostClient({{ bin: process.env.HOOKHOST_BIN, projectDir: process.env.PROJECT }});
+const order = [];
+const slow = hooks.fire('BeforeTool', {{ tool_name: 'slow_tool' }}).then((r) => {{ order.push('slow'); return r; }});
+const fast = hooks.fire('BeforeTool', {{ tool_name: 'fast_tool' }}).then((r) => {{ order.push('fast'); return r; }});
+const unknown = hooks.fire('BeforeLunch', {{}}).then(() => 'resolved', (e) => e.code);
+const [s, f, u] = await Promise.all([slow, fast, unknown]);
+const exit = await hooks.close();
+console.log(JSON.stringify({{ order, slow: s.finalOutput.systemMessage, fast: f.finalOutput.systemMessage, unknown: u, exit }}));
+"#,
+            client = client.display().to_string()
+        ),
+    );
+    let mut command = project.command();
+    command
+        .env("HOOKHOST_BIN", crate::common::BIN)
+        .env("PROJECT", project.dir());
+    let mut command_node = Command::new("node");
+    command_node.arg(&driver);
+    for (k, v) in command.get_envs() {
+        match v {
+            Some(v) => command_node.env(k, v),
+            None => command_node.env_remove(k),
+        };
+    }
+    command_node.current_dir(project.outside());
+    let run = crate::common::run(command_node, b"");
+    assert_eq!(run.code, 0, "node driver failed: {}", run.stderr);
+    let out: Value = serde_json::from_slice(&run.stdout)
+        .unwrap_or_else(|e| panic!("driver output is not JSON ({e}): {}", run.stdout_text()));
+    assert_eq!(out["order"], json!(["fast", "slow"]), "{out}");
+    assert_eq!(out["slow"], "slow");
+    assert_eq!(out["fast"], "fast");
+    assert_eq!(out["unknown"], "UNKNOWN_EVENT");
+    assert_eq!(out["exit"]["code"], 0, "{out}");
+}
