@@ -21,6 +21,8 @@ pub struct AggregatedHookResult {
     pub all_outputs: Vec<HookOutput>,
     /// What went wrong, one message per problem.
     pub errors: Vec<String>,
+    /// What was odd but did not fail a hook (truncated output, ignored fields).
+    pub warnings: Vec<String>,
     /// Wall-clock time of the whole fire.
     pub total_duration: Duration,
     /// Per-hook details, in plan order.
@@ -44,6 +46,7 @@ impl AggregatedHookResult {
             },
             all_outputs: Vec::new(),
             errors: Vec::new(),
+            warnings: Vec::new(),
             total_duration: Duration::ZERO,
             executions: Vec::new(),
         }
@@ -118,11 +121,14 @@ impl AggregatedHookResult {
 
 impl Serialize for AggregatedHookResult {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(6))?;
+        let mut map = serializer.serialize_map(None)?;
         map.serialize_entry("success", &self.success)?;
         map.serialize_entry("finalOutput", &self.final_output)?;
         map.serialize_entry("allOutputs", &self.all_outputs)?;
         map.serialize_entry("errors", &self.errors)?;
+        if !self.warnings.is_empty() {
+            map.serialize_entry("warnings", &self.warnings)?;
+        }
         map.serialize_entry("totalDuration", &millis(self.total_duration))?;
         let hooks: Vec<Value> = self.executions.iter().map(execution_summary).collect();
         map.serialize_entry("hooks", &hooks)?;

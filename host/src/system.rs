@@ -491,6 +491,8 @@ fn collect(event: HookEvent, executions: Vec<HookExecutionResult>) -> Aggregated
     for execution in &executions {
         result.success &= execution.success;
         result.errors.extend(execution.error.iter().cloned());
+        // Truncated output, ignored fields: worth seeing, though the answer counted.
+        result.warnings.extend(execution.warnings.iter().cloned());
         for warning in &execution.warnings {
             tracing::warn!("{warning}");
         }

@@ -378,3 +378,22 @@ fn same_command_for_two_events_runs_for_each() {
     .assert_clean();
     assert_eq!(p.read("count.txt"), "run\nrun\n");
 }
+
+/// Settings files are JSON with comments, as LLxprt and Gemini CLI read them.
+#[test]
+fn settings_may_contain_comments() {
+    let p = Project::new();
+    p.settings_text(
+        "{\n  // hooks on\n  \"tools\": {\"enableHooks\": true}, /* and one hook */\n  \"hooks\": {\"BeforeTool\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"echo commented\"}]}]}\n}\n",
+    );
+    let fired = p.fire(
+        "BeforeTool",
+        serde_json::json!({"tool_name": "t", "tool_input": {}}),
+    );
+    assert_eq!(
+        fired.final_output()["systemMessage"],
+        "commented",
+        "{}",
+        fired.out
+    );
+}

@@ -98,7 +98,11 @@ pub fn parse_settings(
         // An empty file is an empty configuration, as editors leave it.
         return parsed;
     }
-    let root = match serde_json::from_str::<Value>(text) {
+    // Agents' settings files are JSON with comments (LLxprt and Gemini CLI strip
+    // `//` and `/* */` comments); comments become whitespace, so positions in
+    // parse errors stay right.
+    let stripped = json_comments::StripComments::new(text.as_bytes());
+    let root = match serde_json::from_reader::<_, Value>(stripped) {
         Ok(Value::Object(root)) => root,
         Ok(other) => {
             parsed.diagnostics.push(Diagnostic::error(format!(
