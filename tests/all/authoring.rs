@@ -14,12 +14,26 @@ fn init_sets_up_a_project_whose_example_hook_works() {
     command.arg("init").arg("--project-dir").arg(p.dir());
     let init = run(command, b"");
     assert_eq!(init.code, 0, "{}", init.stderr);
-    let outside = p.fire("BeforeTool", json!({"tool_name": "write_file", "tool_input": {"file_path": "/etc/passwd"}}));
+    let outside = p.fire(
+        "BeforeTool",
+        json!({"tool_name": "write_file", "tool_input": {"file_path": "/etc/passwd"}}),
+    );
     assert_eq!(outside.code, 2, "{}\n{}", outside.out, outside.stderr);
-    assert!(outside.final_output()["reason"].as_str().unwrap().contains("outside the project"));
-    let inside = p.fire("BeforeTool", json!({"tool_name": "write_file", "tool_input": {"file_path": "src/a.rs"}}));
+    assert!(
+        outside.final_output()["reason"]
+            .as_str()
+            .unwrap()
+            .contains("outside the project")
+    );
+    let inside = p.fire(
+        "BeforeTool",
+        json!({"tool_name": "write_file", "tool_input": {"file_path": "src/a.rs"}}),
+    );
     assert_eq!(inside.code, 0, "{}", inside.out);
-    let secret = p.fire("BeforeTool", json!({"tool_name": "write_file", "tool_input": {"file_path": ".env"}}));
+    let secret = p.fire(
+        "BeforeTool",
+        json!({"tool_name": "write_file", "tool_input": {"file_path": ".env"}}),
+    );
     assert_eq!(secret.code, 2, "{}", secret.out);
 
     let mut again = p.command();
@@ -36,29 +50,52 @@ fn replay(p: &Project, cases: &Path) -> crate::common::Run {
         .arg(cases)
         .arg("--project-dir")
         .arg(p.dir())
-        .env("HOOKHOST_CACHE_DIR", format!("{}/plugin-cache", env!("CARGO_TARGET_TMPDIR")));
+        .env(
+            "HOOKHOST_CACHE_DIR",
+            format!("{}/plugin-cache", env!("CARGO_TARGET_TMPDIR")),
+        );
     run(command, b"")
 }
 
 #[test]
 fn test_replays_the_example_cases_against_the_example_policies() {
     let p = Project::new();
-    p.settings(json!({"BeforeTool": [{"matcher": "write_file|replace", "hooks": [
-        {"type": "plugin", "path": guests::GUARD_PATHS},
-        {"type": "plugin", "path": guests::SECRET_SCAN},
-    ]}]}));
+    p.settings(
+        json!({"BeforeTool": [{"matcher": "write_file|replace", "hooks": [
+            {"type": "plugin", "path": guests::GUARD_PATHS},
+            {"type": "plugin", "path": guests::SECRET_SCAN},
+        ]}]}),
+    );
     let cases = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/cases");
     let passed = replay(&p, &cases);
-    assert_eq!(passed.code, 0, "{}\n{}", passed.stdout_text(), passed.stderr);
-    assert!(passed.stdout_text().contains("4 passed, 0 failed"), "{}", passed.stdout_text());
+    assert_eq!(
+        passed.code,
+        0,
+        "{}\n{}",
+        passed.stdout_text(),
+        passed.stderr
+    );
+    assert!(
+        passed.stdout_text().contains("4 passed, 0 failed"),
+        "{}",
+        passed.stdout_text()
+    );
 
     // A policy that lets the secret through fails its case, with the reason.
-    p.settings(json!({"BeforeTool": [{"matcher": "write_file|replace", "hooks": [
-        {"type": "plugin", "path": guests::GUARD_PATHS},
-    ]}]}));
+    p.settings(
+        json!({"BeforeTool": [{"matcher": "write_file|replace", "hooks": [
+            {"type": "plugin", "path": guests::GUARD_PATHS},
+        ]}]}),
+    );
     let failed = replay(&p, &cases);
     assert_eq!(failed.code, 1);
     let text = failed.stdout_text();
-    assert!(text.contains("FAIL 02-write-aws-key.json: decision: expected \"block\", got allow"), "{text}");
-    assert!(text.contains("PASS 01-write-outside-project.json"), "{text}");
+    assert!(
+        text.contains("FAIL 02-write-aws-key.json: decision: expected \"block\", got allow"),
+        "{text}"
+    );
+    assert!(
+        text.contains("PASS 01-write-outside-project.json"),
+        "{text}"
+    );
 }
