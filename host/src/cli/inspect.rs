@@ -1,6 +1,8 @@
 //! `hookhost plugin inspect FILE`: what a `.wasm` file is, what it imports, and
 //! whether hookhost can run it (by loading it exactly as a hook would be loaded).
 
+use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -11,22 +13,37 @@ use hookhost::runner::wasm::{EngineOptions, WasmEngine};
 use sha2::{Digest, Sha256};
 
 pub fn run(file: &Path) -> ExitCode {
+    let (report, code) = inspect(file);
+    // Written once: a closed stdout (`| head`) must not panic.
+    let _ = std::io::stdout().write_all(report.as_bytes());
+    code
+}
+
+/// `writeln!` into the report; writing to a `String` cannot fail.
+macro_rules! say {
+    ($out:expr, $($arg:tt)*) => {{
+        let _ = writeln!($out, $($arg)*);
+    }};
+}
+
+fn inspect(file: &Path) -> (String, ExitCode) {
+    let mut out = String::new();
     let bytes = match std::fs::read(file) {
         Ok(bytes) => bytes,
         Err(e) => {
             eprintln!("hookhost: cannot read {}: {e}", file.display());
-            return ExitCode::from(1);
+            return (out, ExitCode::from(1));
         }
     };
-    println!("file: {}", file.display());
-    println!("size: {} bytes", bytes.len());
-    println!("sha256: {}", hex::encode(Sha256::digest(&bytes)));
+    say!(out, "file: {}", file.display());
+    say!(out, "size: {} bytes", bytes.len());
+    say!(out, "sha256: {}", hex::encode(Sha256::digest(&bytes)));
     let Some(kind) = WasmKind::detect(&bytes) else {
-        println!("kind: not WebAssembly");
-        println!("runnable: no");
-        return ExitCode::from(1);
+        say!(out, "kind: not WebAssembly");
+        say!(out, "runnable: no");
+        return (out, ExitCode::from(1));
     };
-    println!(
+    say!(out, 
         "kind: {}",
         match kind {
             WasmKind::Component => "WASI 0.2 component",
@@ -35,7 +52,7 @@ pub fn run(file: &Path) -> ExitCode {
     );
     match imports(&bytes) {
         Ok(names) => {
-            println!("imports:");
+            say!(out, "imports:");
             for name in names {
                 let note = match kind {
                     WasmKind::Component if is_granted(&name) => "granted",
@@ -46,10 +63,10 @@ pub fn run(file: &Path) -> ExitCode {
                     WasmKind::Module if name.starts_with("wasi_snapshot_preview1::") => "granted",
                     WasmKind::Module => "not provided",
                 };
-                println!("  {name}  ({note})");
+                say!(out, "  {name}  ({note})");
             }
         }
-        Err(e) => println!("imports: unreadable ({e})"),
+        Err(e) => say!(out, "imports: unreadable ({e})"),
     }
     let config = PluginConfig {
         path: file.to_path_buf(),
@@ -63,12 +80,12 @@ pub fn run(file: &Path) -> ExitCode {
     let loaded = WasmEngine::new(&EngineOptions::default()).and_then(|engine| engine.load(&config));
     match loaded {
         Ok(_) => {
-            println!("runnable: yes");
-            ExitCode::SUCCESS
+            say!(out, "runnable: yes");
+            (out, ExitCode::SUCCESS)
         }
         Err(e) => {
-            println!("runnable: no — {e}");
-            ExitCode::from(1)
+            say!(out, "runnable: no — {e}");
+            (out, ExitCode::from(1))
         }
     }
 }
