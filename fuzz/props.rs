@@ -120,7 +120,10 @@ pub fn hook_output(data: &[u8]) {
             assert_eq!(result.error, None);
             if code == 2 {
                 let output = result.output.as_ref();
-                assert!(output.is_some_and(HookOutput::is_block), "exit 2 must block");
+                assert!(
+                    output.is_some_and(HookOutput::is_block),
+                    "exit 2 must block"
+                );
                 let reason = output.and_then(HookOutput::effective_reason);
                 assert!(
                     reason.is_some_and(|r| !r.is_empty()),

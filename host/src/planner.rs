@@ -6,6 +6,7 @@
 //! instance (seeds/001 §7.9), and the plan is sequential when any selected hook's
 //! group asked for it (§7.4). When nothing matches, planning allocates nothing.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use regex::Regex;
@@ -89,11 +90,16 @@ pub struct Registered<H> {
 #[derive(Debug)]
 pub struct EventHooks<H> {
     hooks: Vec<Registered<H>>,
+    /// The number of distinct dedup keys (ids are `0..keys`).
+    keys: usize,
 }
 
 impl<H> Default for EventHooks<H> {
     fn default() -> Self {
-        EventHooks { hooks: Vec::new() }
+        EventHooks {
+            hooks: Vec::new(),
+            keys: 0,
+        }
     }
 }
 
@@ -121,14 +127,13 @@ pub struct Plan<H> {
 impl<H> EventHooks<H> {
     /// Builds the list from hooks in priority order with their dedup keys.
     pub fn new(hooks: impl IntoIterator<Item = (Matcher, bool, Dialect, String, Arc<H>)>) -> Self {
-        let mut keys: Vec<String> = Vec::new();
+        // A map, not a search: settings may hold tens of thousands of hooks.
+        let mut keys: HashMap<String, usize> = HashMap::new();
         let hooks = hooks
             .into_iter()
             .map(|(matcher, sequential, dialect, key, hook)| {
-                let dedup_id = keys.iter().position(|k| *k == key).unwrap_or_else(|| {
-                    keys.push(key);
-                    keys.len() - 1
-                });
+                let next = keys.len();
+                let dedup_id = *keys.entry(key).or_insert(next);
                 Registered {
                     matcher,
                     sequential,
@@ -138,7 +143,10 @@ impl<H> EventHooks<H> {
                 }
             })
             .collect();
-        EventHooks { hooks }
+        EventHooks {
+            hooks,
+            keys: keys.len(),
+        }
     }
 
     /// Whether no hook is registered.
@@ -156,9 +164,10 @@ impl<H> EventHooks<H> {
     pub fn plan(&self, tool_name: Option<&str>) -> Option<Plan<H>> {
         let first = self.hooks.iter().position(|r| r.selects(tool_name))?;
         let mut selected: Vec<&Registered<H>> = Vec::with_capacity(self.hooks.len() - first);
+        let mut seen = vec![false; self.keys];
         for registered in &self.hooks[first..] {
             if registered.selects(tool_name)
-                && !selected.iter().any(|s| s.dedup_id == registered.dedup_id)
+                && !std::mem::replace(&mut seen[registered.dedup_id], true)
             {
                 selected.push(registered);
             }

@@ -327,8 +327,10 @@ async fn smallest<F: AsyncFn(u64) -> bool>(mut lo: u64, mut hi: u64, fits: F) ->
     hi
 }
 
-/// Fuel is deterministic: echo-policy's answer needs exactly F units; with F it
-/// blocks (every time), with F − 1 it runs out, and the error names the limit.
+/// Fuel: echo-policy's answer needs about F units. Fuel use is *almost* deterministic
+/// — it varies by a few units between identical calls (55,602, 55,603 and 55,658 observed:
+/// the guest's std reads WASI randomness/clocks) — so the bound is checked with a 5%
+/// band: F + 5% always blocks, F − 5% always runs out, and the error names the limit.
 #[tokio::test(flavor = "multi_thread")]
 async fn fuel_at_and_just_past_the_bound() {
     let engine = engine();
@@ -338,24 +340,24 @@ async fn fuel_at_and_just_past_the_bound() {
         call(&engine, &config, timeout).await.status == Status::Exited(2)
     };
     let needed = smallest(1, DEFAULT_FUEL, fits).await;
-    for _ in 0..3 {
-        let config = plugin_config(guests::ECHO_POLICY, needed, DEFAULT_MEMORY_LIMIT);
+    let (enough, short) = (needed + needed / 20, needed - needed / 20);
+    for _ in 0..5 {
+        let config = plugin_config(guests::ECHO_POLICY, enough, DEFAULT_MEMORY_LIMIT);
         let raw = call(&engine, &config, timeout).await;
-        assert_eq!(raw.status, Status::Exited(2), "fuel {needed} must fit");
-        let config = plugin_config(guests::ECHO_POLICY, needed - 1, DEFAULT_MEMORY_LIMIT);
+        assert_eq!(raw.status, Status::Exited(2), "fuel {enough} must fit");
+        let config = plugin_config(guests::ECHO_POLICY, short, DEFAULT_MEMORY_LIMIT);
         let raw = call(&engine, &config, timeout).await;
         assert_eq!(
             raw.status,
-            Status::Failed(HookFailure::FuelExhausted(needed - 1)),
-            "fuel {} must not fit",
-            needed - 1
-        );
-        assert_eq!(
-            HookFailure::FuelExhausted(needed - 1).to_string(),
-            format!("ran out of fuel (limit {} units)", needed - 1)
+            Status::Failed(HookFailure::FuelExhausted(short)),
+            "fuel {short} must not fit"
         );
     }
-    eprintln!("echo-policy needs {needed} units of fuel for BLOCKED_INPUT");
+    assert_eq!(
+        HookFailure::FuelExhausted(short).to_string(),
+        format!("ran out of fuel (limit {short} units)")
+    );
+    eprintln!("echo-policy needs about {needed} units of fuel for BLOCKED_INPUT");
 }
 
 /// The memory limit: echo-policy fits in N pages and not in one byte less; the
@@ -978,9 +980,6 @@ fn ten_megabyte_settings_load_and_seventeen_are_refused() {
 /// A 10 MB settings file of 100,000 distinct hooks (none fired): loading and
 /// `hookhost check` stay fast.
 #[test]
-#[ignore = "bug: EventHooks::new (host/src/planner.rs) dedups with a linear search per hook: \
-            O(n^2) in the number of distinct hooks of an event; 20,000 hooks take ~20 s per \
-            fire or check (debug), 100,000 (8 MB of settings) many minutes"]
 fn a_settings_file_of_a_hundred_thousand_hooks_loads_in_reasonable_time() {
     let p = Project::new();
     let hooks: Vec<Value> = (0..100_000)
