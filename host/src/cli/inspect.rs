@@ -43,7 +43,8 @@ fn inspect(file: &Path) -> (String, ExitCode) {
         say!(out, "runnable: no");
         return (out, ExitCode::from(1));
     };
-    say!(out, 
+    say!(
+        out,
         "kind: {}",
         match kind {
             WasmKind::Component => "WASI 0.2 component",
