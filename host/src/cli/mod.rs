@@ -7,6 +7,7 @@ mod fire;
 mod hook;
 mod init;
 mod inspect;
+mod new;
 mod replay;
 mod serve;
 mod trust;
@@ -89,6 +90,18 @@ enum Command {
         /// Replace an existing `.llxprt/settings.json`.
         #[arg(long)]
         force: bool,
+    },
+    /// Scaffold a plugin project (Rust, Python or JavaScript) that builds, passes
+    /// its own test, and comes with settings and replay cases.
+    New {
+        /// The language: rust, python or js.
+        #[arg(long = "lang", value_name = "LANG", default_value = "rust")]
+        language: String,
+        /// The hook's name (default: the directory's name).
+        #[arg(long)]
+        name: Option<String>,
+        /// The directory to create.
+        dir: PathBuf,
     },
     /// Replay recorded events (a directory of JSON cases with expected decisions)
     /// against the configured hooks; exit 1 if any case fails.
@@ -199,6 +212,17 @@ pub fn main() -> ExitCode {
         Command::Hook { settings } => hook::run(&settings),
         Command::Trust { settings, list } => trust::run(&settings, list),
         Command::Init { project_dir, force } => init::run(&project_dir, force),
+        Command::New {
+            language,
+            name,
+            dir,
+        } => {
+            let name = name.unwrap_or_else(|| {
+                dir.file_name()
+                    .map_or_else(|| "policy".to_owned(), |n| n.to_string_lossy().into_owned())
+            });
+            new::run(&language, &dir, &name)
+        }
         Command::Test { dir, settings } => replay::run(&dir, &settings),
         Command::Check { settings } => check::run(&settings),
         Command::Serve { settings } => {

@@ -1,0 +1,423 @@
+//! `hookhost new --lang rust|python|js DIR`: a new plugin hook project that
+//! builds and passes its own tests as it is.
+//!
+//! Every scaffold is the same starter policy (block tool calls that touch
+//! `/etc`, `/usr`, `/bin`, `/boot` or use `sudo`) with unit tests of its
+//! logic that run natively, a `settings.json` that runs the built plugin, and
+//! `cases/` for `hookhost test cases --settings settings.json --project-dir .`.
+//! The files are templates under `host/templates/`, embedded in the binary.
+//!
+//! The Rust scaffold depends on `hookhost-guest`, which is not published: its
+//! `Cargo.toml` gets a `path` dependency on `$HOOKHOST_GUEST_SDK` when that is
+//! set, else on the `guest-sdk/` of the source tree this binary was built
+//! from (`CARGO_MANIFEST_DIR/../guest-sdk`), with a warning when that
+//! directory does not exist (a binary copied to another machine). The Python
+//! and JavaScript scaffolds get a copy of `wit/` (the plugin world).
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Set to a `guest-sdk/` directory to use it instead of the built-in path.
+const GUEST_SDK_ENV: &str = "HOOKHOST_GUEST_SDK";
+
+/// One file of a scaffold: where it goes, its template, whether it is a script.
+struct Template {
+    path: &'static str,
+    text: &'static str,
+    executable: bool,
+}
+
+const fn file(path: &'static str, text: &'static str) -> Template {
+    Template {
+        path,
+        text,
+        executable: false,
+    }
+}
+
+const fn script(path: &'static str, text: &'static str) -> Template {
+    Template {
+        path,
+        text,
+        executable: true,
+    }
+}
+
+/// Files every scaffold gets.
+const COMMON: &[Template] = &[
+    file(
+        "settings.json",
+        include_str!("../../templates/common/settings.json"),
+    ),
+    file(
+        "cases/01-write-etc.json",
+        include_str!("../../templates/common/cases/01-write-etc.json"),
+    ),
+    file(
+        "cases/02-sudo.json",
+        include_str!("../../templates/common/cases/02-sudo.json"),
+    ),
+    file(
+        "cases/03-project-file.json",
+        include_str!("../../templates/common/cases/03-project-file.json"),
+    ),
+    file(
+        "cases/04-claude-style.json",
+        include_str!("../../templates/common/cases/04-claude-style.json"),
+    ),
+];
+
+/// The plugin world, for toolchains that read WIT (componentize-py, ComponentizeJS).
+const WIT: &[Template] = &[
+    file("wit/hook.wit", include_str!("../../../wit/hook.wit")),
+    file(
+        "wit/deps/cli/cli.wit",
+        include_str!("../../../wit/deps/cli/cli.wit"),
+    ),
+    file(
+        "wit/deps/clocks/clocks.wit",
+        include_str!("../../../wit/deps/clocks/clocks.wit"),
+    ),
+    file(
+        "wit/deps/filesystem/filesystem.wit",
+        include_str!("../../../wit/deps/filesystem/filesystem.wit"),
+    ),
+    file(
+        "wit/deps/io/io.wit",
+        include_str!("../../../wit/deps/io/io.wit"),
+    ),
+    file(
+        "wit/deps/random/random.wit",
+        include_str!("../../../wit/deps/random/random.wit"),
+    ),
+    file(
+        "wit/deps/sockets/sockets.wit",
+        include_str!("../../../wit/deps/sockets/sockets.wit"),
+    ),
+];
+
+const RUST: &[Template] = &[
+    file(
+        "Cargo.toml",
+        include_str!("../../templates/rust/Cargo.toml"),
+    ),
+    file(
+        "src/main.rs",
+        include_str!("../../templates/rust/src/main.rs"),
+    ),
+    file("README.md", include_str!("../../templates/rust/README.md")),
+    file(".gitignore", include_str!("../../templates/rust/gitignore")),
+];
+
+const PYTHON: &[Template] = &[
+    file("app.py", include_str!("../../templates/python/app.py")),
+    file(
+        "policy.py",
+        include_str!("../../templates/python/policy.py"),
+    ),
+    file(
+        "test_policy.py",
+        include_str!("../../templates/python/test_policy.py"),
+    ),
+    script("build.sh", include_str!("../../templates/python/build.sh")),
+    file(
+        "README.md",
+        include_str!("../../templates/python/README.md"),
+    ),
+    file(
+        ".gitignore",
+        include_str!("../../templates/python/gitignore"),
+    ),
+];
+
+const JS: &[Template] = &[
+    file("index.js", include_str!("../../templates/js/index.js")),
+    file("policy.js", include_str!("../../templates/js/policy.js")),
+    file(
+        "policy.test.js",
+        include_str!("../../templates/js/policy.test.js"),
+    ),
+    file(
+        "package.json",
+        include_str!("../../templates/js/package.json"),
+    ),
+    script("build.sh", include_str!("../../templates/js/build.sh")),
+    file("README.md", include_str!("../../templates/js/README.md")),
+    file(".gitignore", include_str!("../../templates/js/gitignore")),
+];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Language {
+    Rust,
+    Python,
+    Js,
+}
+
+impl Language {
+    fn parse(name: &str) -> Option<Language> {
+        match name.to_ascii_lowercase().as_str() {
+            "rust" | "rs" => Some(Language::Rust),
+            "python" | "py" => Some(Language::Python),
+            "js" | "javascript" => Some(Language::Js),
+            _ => None,
+        }
+    }
+
+    fn templates(self) -> Vec<&'static Template> {
+        let own = match self {
+            Language::Rust => RUST,
+            Language::Python => PYTHON,
+            Language::Js => JS,
+        };
+        let wit: &[Template] = if self == Language::Rust { &[] } else { WIT };
+        own.iter().chain(COMMON).chain(wit).collect()
+    }
+
+    /// The built plugin, relative to the scaffold (= `settings.json`'s directory).
+    fn wasm(self, name: &str) -> String {
+        match self {
+            Language::Rust => format!("target/wasm32-wasip2/release/{name}.wasm"),
+            Language::Python | Language::Js => "policy.wasm".to_owned(),
+        }
+    }
+
+    /// `timeout` (ms) and `memoryLimit` (bytes) for `settings.json`: an
+    /// embedded interpreter needs more than compiled Rust.
+    fn limits(self) -> (u64, u64) {
+        match self {
+            Language::Rust => (5_000, 32 << 20),
+            Language::Python => (10_000, 256 << 20),
+            Language::Js => (10_000, 128 << 20),
+        }
+    }
+
+    /// What to run next, inside the new directory.
+    fn next_steps(self) -> &'static [&'static str] {
+        match self {
+            Language::Rust => &[
+                "cargo test",
+                "cargo build --release --target wasm32-wasip2",
+                "hookhost test cases --settings settings.json --project-dir .",
+            ],
+            Language::Python => &[
+                "pip install componentize-py==0.25.1",
+                "./build.sh",
+                "hookhost test cases --settings settings.json --project-dir .",
+            ],
+            Language::Js => &[
+                "./build.sh",
+                "hookhost test cases --settings settings.json --project-dir .",
+            ],
+        }
+    }
+}
+
+/// Writes a new `language` plugin project named `name` (empty: the
+/// directory's name) into `dir`, which must not exist or be empty.
+pub fn run(language: &str, dir: &Path, name: &str) -> ExitCode {
+    match scaffold(language, dir, name) {
+        Ok(report) => {
+            print!("{report}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("hookhost new: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Does the work of [`run`]; returns what to print.
+fn scaffold(language: &str, dir: &Path, name: &str) -> Result<String, String> {
+    let lang = Language::parse(language)
+        .ok_or_else(|| format!("unknown language {language:?}: expected rust, python or js"))?;
+    let name = if name.is_empty() {
+        dir.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    } else {
+        name.to_owned()
+    };
+    check_name(&name)?;
+    if let Ok(mut entries) = std::fs::read_dir(dir)
+        && entries.next().is_some()
+    {
+        return Err(format!(
+            "{} exists and is not empty; choose a new directory",
+            dir.display()
+        ));
+    }
+    let mut report = String::new();
+    let guest_sdk = if lang == Language::Rust {
+        let (path, found) = guest_sdk();
+        if !found {
+            report.push_str(&format!(
+                "warning: {} does not exist. hookhost-guest is not on crates.io: point the \
+                 `path` of hookhost-guest in Cargo.toml at the guest-sdk/ directory of a \
+                 hookhost source tree (or rerun with {GUEST_SDK_ENV}=that directory).\n",
+                path.display()
+            ));
+        }
+        path.to_string_lossy().into_owned()
+    } else {
+        String::new()
+    };
+    let (timeout, memory) = lang.limits();
+    let vars = [
+        ("{{name}}", name.clone()),
+        ("{{guest_sdk}}", toml_escape(&guest_sdk)),
+        ("{{wasm}}", lang.wasm(&name)),
+        ("{{timeout}}", timeout.to_string()),
+        ("{{memory}}", memory.to_string()),
+    ];
+    let templates = lang.templates();
+    for template in &templates {
+        let text = render(template.text, &vars);
+        let path = dir.join(template.path);
+        write(&path, &text, template.executable)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    report.push_str(&format!(
+        "created {} ({} files): a {} BeforeTool policy named {name}\nnext:\n  cd {}\n",
+        dir.display(),
+        templates.len(),
+        match lang {
+            Language::Rust => "Rust",
+            Language::Python => "Python",
+            Language::Js => "JavaScript",
+        },
+        dir.display()
+    ));
+    for step in lang.next_steps() {
+        report.push_str(&format!("  {step}\n"));
+    }
+    Ok(report)
+}
+
+/// A name that is a valid Cargo package, npm package and file name alike.
+fn check_name(name: &str) -> Result<(), String> {
+    let valid = name.len() <= 64
+        && name.starts_with(|c: char| c.is_ascii_alphabetic())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if valid {
+        Ok(())
+    } else {
+        Err(format!(
+            "{name:?} cannot name a hook: use a letter followed by letters, digits, '-' or '_' \
+             (at most 64)"
+        ))
+    }
+}
+
+/// The `guest-sdk/` directory for a Rust scaffold, and whether it exists.
+fn guest_sdk() -> (PathBuf, bool) {
+    let path = match std::env::var_os(GUEST_SDK_ENV) {
+        Some(dir) if !dir.is_empty() => PathBuf::from(dir),
+        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("../guest-sdk"),
+    };
+    match path.canonicalize() {
+        Ok(canonical) if canonical.join("Cargo.toml").is_file() => (canonical, true),
+        _ => (path, false),
+    }
+}
+
+/// Escapes a path for a TOML basic string.
+fn toml_escape(text: &str) -> String {
+    text.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+fn render(template: &str, vars: &[(&str, String)]) -> String {
+    vars.iter().fold(template.to_owned(), |text, (key, value)| {
+        text.replace(key, value)
+    })
+}
+
+fn write(path: &Path, text: &str, executable: bool) -> std::io::Result<()> {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    std::fs::write(path, text)?;
+    if executable {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use super::*;
+
+    #[test]
+    fn every_language_renders_completely() {
+        for lang in ["rust", "python", "js"] {
+            let tmp = tempfile::tempdir().unwrap();
+            let dir = tmp.path().join("my-policy");
+            let report = scaffold(lang, &dir, "").unwrap();
+            assert!(report.contains("named my-policy"), "{report}");
+            let parsed = Language::parse(lang).unwrap();
+            for template in parsed.templates() {
+                let text = std::fs::read_to_string(dir.join(template.path)).unwrap();
+                assert!(
+                    !text.contains("{{"),
+                    "{lang}: {} keeps a placeholder",
+                    template.path
+                );
+            }
+            let settings: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(dir.join("settings.json")).unwrap())
+                    .unwrap();
+            let hook = &settings["hooks"]["BeforeTool"][0]["hooks"][0];
+            assert_eq!(hook["path"], parsed.wasm("my-policy"));
+            assert!(hook["timeout"].is_u64() && hook["memoryLimit"].is_u64());
+        }
+    }
+
+    #[test]
+    fn the_rust_scaffold_points_at_this_guest_sdk() {
+        let tmp = tempfile::tempdir().unwrap();
+        scaffold("rust", tmp.path(), "guard").unwrap();
+        let manifest = std::fs::read_to_string(tmp.path().join("Cargo.toml")).unwrap();
+        let (sdk, found) = guest_sdk();
+        assert!(found, "{}", sdk.display());
+        assert!(
+            manifest.contains(&format!("path = \"{}\"", sdk.display())),
+            "{manifest}"
+        );
+        assert!(manifest.contains("name = \"guard\""));
+    }
+
+    #[test]
+    fn refuses_bad_names_languages_and_non_empty_dirs() {
+        let tmp = tempfile::tempdir().unwrap();
+        assert!(
+            scaffold("cobol", &tmp.path().join("a"), "")
+                .unwrap_err()
+                .contains("unknown language")
+        );
+        assert!(scaffold("rust", &tmp.path().join("a"), "1st").is_err());
+        assert!(scaffold("rust", &tmp.path().join("a"), "a b").is_err());
+        std::fs::write(tmp.path().join("keep.txt"), "x").unwrap();
+        let err = scaffold("js", tmp.path(), "ok").unwrap_err();
+        assert!(err.contains("not empty"), "{err}");
+        assert_eq!(
+            std::fs::read_to_string(tmp.path().join("keep.txt")).unwrap(),
+            "x"
+        );
+    }
+
+    #[test]
+    fn build_scripts_are_executable() {
+        let tmp = tempfile::tempdir().unwrap();
+        scaffold("python", tmp.path(), "p").unwrap();
+        let mode = std::fs::metadata(tmp.path().join("build.sh"))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o111, 0o111);
+    }
+}

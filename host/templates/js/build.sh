@@ -1,0 +1,16 @@
+#!/bin/sh
+# Tests policy.js natively, then builds policy.wasm (a WASI 0.2 component)
+# against the hookhost plugin world in wit/. Needs Node.js 18+ and npm;
+# installs ComponentizeJS into node_modules/ on the first run.
+set -eu
+cd "$(dirname "$0")"
+if [ ! -x node_modules/.bin/componentize-js ]; then
+  npm install --no-fund --no-audit
+fi
+node --test
+# --disable http fetch-event: no wasi:http imports, just the hook world.
+node_modules/.bin/componentize-js index.js \
+  --wit wit --world-name hookhost:plugin/hook \
+  --disable http fetch-event \
+  -o policy.wasm
+echo "built $(pwd)/policy.wasm"
