@@ -27,20 +27,7 @@ fn claude_settings(p: &Project, file: &str, hooks: Value) {
 }
 
 fn fire_claude(p: &Project, event: &str, input: Value) -> crate::common::Fired {
-    let mut command = p.command();
-    command
-        .arg("fire")
-        .arg(event)
-        .arg("--project-dir")
-        .arg(p.dir())
-        .arg("--claude-settings");
-    let run = run(command, &serde_json::to_vec(&input).unwrap());
-    crate::common::Fired {
-        code: run.code,
-        out: serde_json::from_slice(&run.stdout).unwrap_or_else(|_| panic!("{}", run.stderr)),
-        stderr: run.stderr,
-        elapsed: run.elapsed,
-    }
+    p.fire_flags(event, input, &["--claude-settings"])
 }
 
 /// Table: (Claude event, its LLxprt event, Claude-style hook, input, expected exit,

@@ -217,22 +217,19 @@ impl Project {
         for (k, v) in env {
             command.env(k, v);
         }
-        let stdin = serde_json::to_vec(&input).expect("input JSON");
-        let run = run(command, &stdin);
-        let out = serde_json::from_slice(&run.stdout).unwrap_or_else(|e| {
-            panic!(
-                "fire {event}: stdout is not one JSON object ({e}); exit {}, stdout {:?}, stderr {}",
-                run.code,
-                String::from_utf8_lossy(&run.stdout),
-                run.stderr
-            )
-        });
-        Fired {
-            code: run.code,
-            out,
-            stderr: run.stderr,
-            elapsed: run.elapsed,
-        }
+        fire_run(command, event, input)
+    }
+
+    /// `hookhost fire EVENT --project-dir <project> FLAGS…` with discovered settings.
+    pub fn fire_flags(&self, event: &str, input: Value, flags: &[&str]) -> Fired {
+        let mut command = self.command();
+        command
+            .arg("fire")
+            .arg(event)
+            .arg("--project-dir")
+            .arg(&self.project)
+            .args(flags);
+        fire_run(command, event, input)
     }
 
     /// `hookhost check --project-dir <project> [--settings F…]`.
@@ -243,6 +240,26 @@ impl Project {
             command.arg("--settings").arg(file);
         }
         run(command, b"")
+    }
+}
+
+/// Runs a prepared `hookhost fire` with `input` and parses its one JSON object.
+fn fire_run(command: Command, event: &str, input: Value) -> Fired {
+    let stdin = serde_json::to_vec(&input).expect("input JSON");
+    let run = run(command, &stdin);
+    let out = serde_json::from_slice(&run.stdout).unwrap_or_else(|e| {
+        panic!(
+            "fire {event}: stdout is not one JSON object ({e}); exit {}, stdout {:?}, stderr {}",
+            run.code,
+            String::from_utf8_lossy(&run.stdout),
+            run.stderr
+        )
+    });
+    Fired {
+        code: run.code,
+        out,
+        stderr: run.stderr,
+        elapsed: run.elapsed,
     }
 }
 

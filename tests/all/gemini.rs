@@ -4,23 +4,10 @@
 
 use serde_json::{Value, json};
 
-use crate::common::{Fired, Project, run};
+use crate::common::{Fired, Project};
 
 fn fire_gemini(p: &Project, event: &str, input: Value) -> Fired {
-    let mut command = p.command();
-    command
-        .arg("fire")
-        .arg(event)
-        .arg("--project-dir")
-        .arg(p.dir())
-        .arg("--gemini-settings");
-    let run = run(command, &serde_json::to_vec(&input).unwrap());
-    Fired {
-        code: run.code,
-        out: serde_json::from_slice(&run.stdout).unwrap_or_else(|_| panic!("{}", run.stderr)),
-        stderr: run.stderr,
-        elapsed: run.elapsed,
-    }
+    p.fire_flags(event, input, &["--gemini-settings"])
 }
 
 fn gemini_settings(p: &Project, settings: Value) {

@@ -130,7 +130,7 @@ pub fn parse_settings(
         },
         diagnostics: Vec::new(),
     };
-    parsed.require_trust = walker.tools_flag(&root, "requireHookTrust");
+    parsed.require_trust = walker.switch(&root, "tools", "requireHookTrust");
     parsed.enable_hooks = match source.format {
         // `tools.enableHooks` (LLxprt), else Gemini CLI's `hooksConfig.enabled` or
         // `hooks.enabled`.
@@ -191,22 +191,8 @@ impl Walker<'_> {
             .push(Diagnostic::warning(format!("{source}: {at}: {problem}")));
     }
 
-    /// A boolean under `tools` other than `enableHooks` (whose errors
-    /// [`Self::enable_hooks`] reports once).
-    fn tools_flag(&mut self, root: &Map<String, Value>, key: &str) -> Option<bool> {
-        match root.get("tools")?.get(key)? {
-            Value::Bool(b) => Some(*b),
-            other => {
-                self.error(
-                    &format!("tools.{key}"),
-                    format!("expected true or false, got {}", show(other)),
-                );
-                None
-            }
-        }
-    }
-
-    /// A boolean `parent.key` (Gemini CLI's `hooksConfig.enabled` / `hooks.enabled`).
+    /// A boolean `parent.key`: `tools.requireHookTrust`, Gemini CLI's
+    /// `hooksConfig.enabled` / `hooks.enabled`.
     fn switch(&mut self, root: &Map<String, Value>, parent: &str, key: &str) -> Option<bool> {
         match root.get(parent)?.get(key)? {
             Value::Bool(b) => Some(*b),
