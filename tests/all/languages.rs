@@ -1,0 +1,420 @@
+//! The same BeforeTool policy written in Python (componentize-py), JavaScript
+//! (ComponentizeJS) and Zig (a preview-1 module): every one, run through
+//! `hookhost fire`, must give the decisions, reasons and exit codes of one
+//! table.
+//!
+//! The artifacts are not built by `cargo test` (the toolchains are large and
+//! slow to install): `examples/build-languages.sh` builds them. Without them
+//! these tests print a skip notice and pass — unless `HOOKHOST_LANG_TESTS=1`,
+//! where a missing artifact fails (that is how CI runs them:
+//! `scripts/test-languages.sh`).
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::common::Project;
+
+/// Set to `1` to turn a missing artifact into a failure.
+const REQUIRE_ENV: &str = "HOOKHOST_LANG_TESTS";
+
+/// The first call compiles a component of 10–20 MB (CPython, SpiderMonkey);
+/// a debug build of hookhost on a busy 2-core machine needs well over the
+/// suite's usual two minutes for that.
+const RUN_LIMIT: Duration = Duration::from_secs(600);
+
+/// One example: its directory under `examples/` and the tag its reasons start with.
+struct Example {
+    dir: &'static str,
+    tag: &'static str,
+}
+
+const PYTHON: Example = Example {
+    dir: "python",
+    tag: "python-policy",
+};
+const JS: Example = Example {
+    dir: "js",
+    tag: "js-policy",
+};
+const ZIG: Example = Example {
+    dir: "zig",
+    tag: "zig-policy",
+};
+
+/// What a case must produce: allowed with `{}`, or blocked with this reason
+/// (after the `<tag>: ` prefix).
+#[derive(Debug, Clone, Copy)]
+enum Expect {
+    Allow,
+    Block(&'static str),
+}
+
+struct Case {
+    name: &'static str,
+    event: &'static str,
+    tool_name: &'static str,
+    tool_input: Value,
+    expect: Expect,
+}
+
+fn case(name: &'static str, tool_name: &'static str, tool_input: Value, expect: Expect) -> Case {
+    Case {
+        name,
+        event: "BeforeTool",
+        tool_name,
+        tool_input,
+        expect,
+    }
+}
+
+/// The table, with the default `DENY_PREFIXES` (`/etc:/usr:/bin:/boot`).
+fn cases() -> Vec<Case> {
+    use Expect::{Allow, Block};
+    let big = "x".repeat(200_000);
+    vec![
+        case(
+            "write under /etc",
+            "write_file",
+            json!({"file_path": "/etc/passwd", "content": "root::0:0"}),
+            Block("write_file may not touch /etc/ (/etc/passwd)"),
+        ),
+        case(
+            "relative path",
+            "write_file",
+            json!({"file_path": "src/main.rs", "content": "fn main() {}"}),
+            Allow,
+        ),
+        case(
+            "prefix is a whole path component",
+            "write_file",
+            json!({"file_path": "/etcetera/notes.txt"}),
+            Allow,
+        ),
+        case(
+            "the directory itself",
+            "list_directory",
+            json!({"path": "/usr"}),
+            Block("list_directory may not touch /usr/ (/usr)"),
+        ),
+        case(
+            "nested arrays and objects",
+            "read_many_files",
+            json!({"paths": ["README.md", {"path": "/boot/grub/grub.cfg"}], "limit": 3}),
+            Block("read_many_files may not touch /boot/ (/boot/grub/grub.cfg)"),
+        ),
+        case(
+            "first string in document order wins",
+            "copy",
+            json!({"from": "/usr/lib/x", "to": "/etc/x"}),
+            Block("copy may not touch /usr/ (/usr/lib/x)"),
+        ),
+        case(
+            "sudo",
+            "run_shell_command",
+            json!({"command": "sudo apt-get install cowsay"}),
+            Block("run_shell_command may not use sudo"),
+        ),
+        case(
+            "sudo after a tab",
+            "run_shell_command",
+            json!({"command": "ls -la &&\tsudo reboot"}),
+            Block("run_shell_command may not use sudo"),
+        ),
+        case(
+            "sudo after a no-break space (Python's whitespace)",
+            "run_shell_command",
+            json!({"command": "echo hi;\u{a0}sudo\u{2003}id"}),
+            Block("run_shell_command may not use sudo"),
+        ),
+        case(
+            "sudo is checked before paths",
+            "run_shell_command",
+            json!({"command": "sudo cat x", "dir_path": "/etc"}),
+            Block("run_shell_command may not use sudo"),
+        ),
+        case(
+            "sudo only as a word",
+            "run_shell_command",
+            json!({"command": "echo pseudo sudoku"}),
+            Allow,
+        ),
+        case(
+            "a path inside a command string is not a path",
+            "run_shell_command",
+            json!({"command": "ls /bin"}),
+            Allow,
+        ),
+        case(
+            "a path as a shell argument is",
+            "run_shell_command",
+            json!({"command": "ls", "dir_path": "/bin"}),
+            Block("run_shell_command may not touch /bin/ (/bin)"),
+        ),
+        case(
+            "non-ASCII text survives",
+            "write_file",
+            json!({"file_path": "/etc/ünïcødé ✓.conf"}),
+            Block("write_file may not touch /etc/ (/etc/ünïcødé ✓.conf)"),
+        ),
+        case(
+            "input larger than one read",
+            "write_file",
+            json!({"content": big, "file_path": "/boot/vmlinuz"}),
+            Block("write_file may not touch /boot/ (/boot/vmlinuz)"),
+        ),
+        case("empty tool_input", "write_file", json!({}), Allow),
+        case(
+            "non-string values",
+            "write_file",
+            json!({"n": 1, "ok": true, "v": null}),
+            Allow,
+        ),
+        Case {
+            name: "other events are allowed",
+            event: "AfterTool",
+            tool_name: "write_file",
+            tool_input: json!({"file_path": "/etc/passwd"}),
+            expect: Allow,
+        },
+    ]
+}
+
+/// Cases run with `DENY_PREFIXES=/srv/:/opt` in the hook's `env`.
+fn env_cases() -> Vec<Case> {
+    use Expect::{Allow, Block};
+    vec![
+        case(
+            "the default list is replaced",
+            "write_file",
+            json!({"file_path": "/etc/passwd"}),
+            Allow,
+        ),
+        case(
+            "trailing slash of a prefix is dropped",
+            "write_file",
+            json!({"file_path": "/srv/www/index.html"}),
+            Block("write_file may not touch /srv/ (/srv/www/index.html)"),
+        ),
+        case(
+            "second prefix",
+            "write_file",
+            json!({"file_path": "/opt/app"}),
+            Block("write_file may not touch /opt/ (/opt/app)"),
+        ),
+    ]
+}
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("host/ has a parent")
+        .to_path_buf()
+}
+
+fn cache_dir() -> String {
+    format!("{}/plugin-cache", env!("CARGO_TARGET_TMPDIR"))
+}
+
+/// Writes a notice the test harness does not capture (it shows even when the test passes).
+fn notice(text: &str) {
+    let _ = writeln!(std::io::stderr(), "{text}");
+}
+
+/// The artifact of `example`, or `None` (after a skip notice) when it is not
+/// built. Panics when it is missing and `HOOKHOST_LANG_TESTS=1`.
+fn artifact(example: &Example) -> Option<PathBuf> {
+    let path = repo()
+        .join("examples")
+        .join(example.dir)
+        .join("policy.wasm");
+    if path.is_file() {
+        return Some(path);
+    }
+    let hint = format!(
+        "{} is not built; run examples/build-languages.sh (or examples/{}/build.sh)",
+        path.display(),
+        example.dir
+    );
+    if std::env::var(REQUIRE_ENV).is_ok_and(|v| v == "1") {
+        panic!("{REQUIRE_ENV}=1 but {hint}");
+    }
+    notice(&format!(
+        "SKIPPED languages::{}: {hint}; set {REQUIRE_ENV}=1 to make this a failure",
+        example.dir
+    ));
+    None
+}
+
+/// A project whose settings run `wasm` on BeforeTool and AfterTool.
+fn project(wasm: &Path, env: Option<Value>) -> Project {
+    let mut hook = json!({
+        "type": "plugin",
+        "path": wasm,
+        "timeout": 30000,
+        "memoryLimit": 268_435_456,
+    });
+    if let Some(env) = env {
+        hook["env"] = env;
+    }
+    let group = json!([{"hooks": [hook]}]);
+    let p = Project::new();
+    p.settings(json!({"BeforeTool": group, "AfterTool": group}));
+    p
+}
+
+/// `hookhost fire` with the shared compile cache and a limit long enough for a
+/// cold compile; returns the exit code and the aggregated result.
+fn fire(project: &Project, event: &str, input: &Value) -> (i32, Value, String) {
+    let mut command = project.command();
+    command
+        .arg("fire")
+        .arg(event)
+        .arg("--project-dir")
+        .arg(project.dir())
+        .env("HOOKHOST_CACHE_DIR", cache_dir())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = command.spawn().expect("spawn hookhost");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let bytes = serde_json::to_vec(input).expect("input JSON");
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&bytes);
+    });
+    let mut stdout = child.stdout.take().expect("stdout");
+    let mut stderr = child.stderr.take().expect("stderr");
+    let out = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = stdout.read_to_end(&mut buf);
+        buf
+    });
+    let err = std::thread::spawn(move || {
+        let mut buf = String::new();
+        let _ = stderr.read_to_string(&mut buf);
+        buf
+    });
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for hookhost") {
+            break status;
+        }
+        if start.elapsed() > RUN_LIMIT {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("hookhost fire ran longer than {RUN_LIMIT:?}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    writer.join().expect("stdin writer");
+    let stdout = out.join().expect("stdout reader");
+    let stderr = err.join().expect("stderr reader");
+    let code = status
+        .code()
+        .unwrap_or_else(|| panic!("hookhost died: {status:?}; stderr {stderr}"));
+    let result = serde_json::from_slice(&stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not JSON ({e}): {}; stderr {stderr}",
+            String::from_utf8_lossy(&stdout)
+        )
+    });
+    (code, result, stderr)
+}
+
+/// Runs every case against `example`'s artifact and checks decision, reason
+/// (after the tag) and exit codes; collects every mismatch before failing.
+fn check(example: &Example) {
+    let Some(wasm) = artifact(example) else {
+        return;
+    };
+    let default = project(&wasm, None);
+    let custom = project(&wasm, Some(json!({"DENY_PREFIXES": "/srv/:/opt"})));
+    let runs = cases()
+        .into_iter()
+        .map(|c| (&default, c))
+        .chain(env_cases().into_iter().map(|c| (&custom, c)));
+    let mut failures = Vec::new();
+    for (project, case) in runs {
+        let input = json!({"tool_name": case.tool_name, "tool_input": case.tool_input});
+        let (code, out, stderr) = fire(project, case.event, &input);
+        if let Err(problem) = judge(example, &case, code, &out) {
+            failures.push(format!(
+                "{} / {}: {problem}\n  result: {}\n  stderr: {}",
+                example.dir,
+                case.name,
+                shorten(&out.to_string()),
+                shorten(&stderr)
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of the {} policy's cases differ from the table:\n{}",
+        failures.len(),
+        example.dir,
+        failures.join("\n")
+    );
+}
+
+fn judge(example: &Example, case: &Case, code: i32, out: &Value) -> Result<(), String> {
+    if out["errors"] != json!([]) {
+        return Err(format!("errors {}", out["errors"]));
+    }
+    let hook_code = &out["hooks"][0]["exitCode"];
+    match case.expect {
+        Expect::Allow => {
+            if code != 0 || hook_code != 0 || out["finalOutput"] != json!({}) {
+                return Err(format!(
+                    "expected allow ({{}}, exit 0), got exit {code}, hook exit {hook_code}, output {}",
+                    out["finalOutput"]
+                ));
+            }
+        }
+        Expect::Block(reason) => {
+            let expected = format!("{}: {reason}", example.tag);
+            // The guest's own exit status must be 2: exit-with-code(2) or proc_exit(2).
+            if code != 2 || hook_code != 2 || out["finalOutput"]["decision"] != "block" {
+                return Err(format!(
+                    "expected block (exit 2), got exit {code}, hook exit {hook_code}, output {}",
+                    out["finalOutput"]
+                ));
+            }
+            if out["finalOutput"]["reason"] != expected.as_str() {
+                return Err(format!(
+                    "reason {} instead of {expected:?}",
+                    out["finalOutput"]["reason"]
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn shorten(text: &str) -> String {
+    if text.len() <= 600 {
+        return text.to_owned();
+    }
+    let cut = (0..=600)
+        .rev()
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(0);
+    format!("{}… ({} bytes)", &text[..cut], text.len())
+}
+
+#[test]
+fn python_policy_follows_the_table() {
+    check(&PYTHON);
+}
+
+#[test]
+fn js_policy_follows_the_table() {
+    check(&JS);
+}
+
+#[test]
+fn zig_policy_follows_the_table() {
+    check(&ZIG);
+}

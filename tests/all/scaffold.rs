@@ -1,0 +1,139 @@
+//! `hookhost new --lang rust DIR`: the scaffold builds, passes its own unit
+//! tests, compiles to a plugin, and that plugin passes the scaffold's recorded
+//! cases through `hookhost test`.
+//!
+//! Slow-ish (a Cargo build of the scaffold, natively and for wasm32-wasip2):
+//! the builds share one target directory under `CARGO_TARGET_TMPDIR`, so only
+//! the first run pays for serde and wit-bindgen. The Python and JavaScript
+//! scaffolds are checked natively (their unit tests) when python3 / node are
+//! installed; building their components is left to their `build.sh`.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use crate::common::{Project, run};
+
+/// The shared target directory of scaffold builds.
+fn target_dir() -> String {
+    format!("{}/scaffold-target", env!("CARGO_TARGET_TMPDIR"))
+}
+
+/// `hookhost new --lang LANG DIR`; panics unless it succeeds.
+fn new(p: &Project, lang: &str, dir: &Path) {
+    let mut command = p.command();
+    command.arg("new").arg("--lang").arg(lang).arg(dir);
+    let new = run(command, b"");
+    assert_eq!(new.code, 0, "hookhost new --lang {lang}: {}", new.stderr);
+    assert!(
+        dir.join("settings.json").is_file(),
+        "no settings.json in {}",
+        dir.display()
+    );
+}
+
+/// Runs a tool in `dir` and panics with its output unless it succeeds.
+fn tool(dir: &Path, program: &str, args: &[&str]) -> String {
+    let output = Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .env("CARGO_TARGET_DIR", target_dir())
+        .env_remove("CARGO_BUILD_TARGET")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {program}: {e}"));
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        output.status.success(),
+        "{program} {args:?} in {} failed:\n{text}",
+        dir.display()
+    );
+    text
+}
+
+fn available(program: &str) -> bool {
+    Command::new(program)
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+#[test]
+fn rust_scaffold_builds_tests_and_passes_its_cases() {
+    let p = Project::new();
+    let dir = p.path("my-policy");
+    new(&p, "rust", &dir);
+    let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).expect("Cargo.toml");
+    assert!(manifest.contains("name = \"my-policy\""), "{manifest}");
+
+    // Its own unit tests, natively.
+    let tests = tool(&dir, "cargo", &["test", "--quiet"]);
+    assert!(tests.contains("3 passed"), "{tests}");
+
+    // The plugin, where settings.json expects it (the target dir is shared).
+    tool(
+        &dir,
+        "cargo",
+        &["build", "--release", "--quiet", "--target", "wasm32-wasip2"],
+    );
+    let built = Path::new(&target_dir()).join("wasm32-wasip2/release/my-policy.wasm");
+    let expected = dir.join("target/wasm32-wasip2/release/my-policy.wasm");
+    std::fs::create_dir_all(expected.parent().expect("parent")).expect("mkdir");
+    std::fs::copy(&built, &expected).expect("copy the plugin");
+
+    // Its recorded cases, through the real host.
+    let mut command = p.command();
+    command
+        .arg("test")
+        .arg(dir.join("cases"))
+        .arg("--settings")
+        .arg(dir.join("settings.json"))
+        .arg("--project-dir")
+        .arg(&dir)
+        .env(
+            "HOOKHOST_CACHE_DIR",
+            format!("{}/plugin-cache", env!("CARGO_TARGET_TMPDIR")),
+        );
+    let replay = run(command, b"");
+    let text = replay.stdout_text();
+    assert_eq!(replay.code, 0, "{text}\n{}", replay.stderr);
+    assert!(text.contains("4 passed, 0 failed"), "{text}");
+}
+
+#[test]
+fn python_and_js_scaffolds_pass_their_native_tests() {
+    let p = Project::new();
+    if available("python3") {
+        let dir = p.path("py-hook");
+        new(&p, "python", &dir);
+        let out = tool(&dir, "python3", &["test_policy.py"]);
+        assert!(out.contains("OK"), "{out}");
+    }
+    if available("node") {
+        let dir = p.path("js-hook");
+        new(&p, "js", &dir);
+        let out = tool(&dir, "node", &["--test"]);
+        assert!(out.contains("# fail 0"), "{out}");
+    }
+}
+
+#[test]
+fn new_refuses_a_non_empty_directory() {
+    let p = Project::new();
+    p.write("taken/keep.txt", "mine");
+    let mut command = p.command();
+    command
+        .arg("new")
+        .arg("--lang")
+        .arg("rust")
+        .arg(p.path("taken"));
+    let refused = run(command, b"");
+    assert_eq!(refused.code, 1, "{}", refused.stderr);
+    assert!(refused.stderr.contains("not empty"), "{}", refused.stderr);
+    assert_eq!(p.read("taken/keep.txt"), "mine");
+}
