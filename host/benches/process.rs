@@ -194,8 +194,8 @@ fn fire_process(env: &mut Env) {
     assert_eq!(env.fire_once(&plugin, &warm_cache, false, &allow).1, 0);
     assert_eq!(env.fire_once(&plugin, &warm_cache, false, &block).1, 2);
 
-    let (warm_runs, cold_runs) = if env.quick { (5, 2) } else { (100, 12) };
-    for backtrace in [false, true] {
+    let (warm_runs, cold_runs) = if env.quick { (3, 1) } else { (100, 12) };
+    for &backtrace in backtrace_modes(env.quick) {
         let tag = if backtrace { " (RUST_BACKTRACE=1)" } else { "" };
         let cases: [(&str, &Path, &[u8], i32); 4] = [
             ("fire process: no hooks", &none, &allow, 0),
@@ -258,7 +258,7 @@ fn serve(env: &mut Env) {
         (5000, 300, 40_000)
     };
 
-    for backtrace in [false, true] {
+    for &backtrace in backtrace_modes(env.quick) {
         let tag = if backtrace { " (RUST_BACKTRACE=1)" } else { "" };
         let mut server = env.serve(&plugin, &cache, backtrace);
         assert!(
@@ -389,7 +389,7 @@ fn distinct_copy(wasm: &[u8], n: usize) -> Vec<u8> {
 fn memory(env: &mut Env) {
     let fx = &env.fx;
     let wasm = std::fs::read(echo_policy_wasm()).unwrap();
-    let counts: &[usize] = if env.quick { &[1, 10] } else { &[1, 10, 100] };
+    let counts: &[usize] = if env.quick { &[1] } else { &[1, 10, 100] };
     let dir = fx.root().join("plugins");
     std::fs::create_dir_all(&dir).unwrap();
     let allow = Value::Object(allow_input());
@@ -435,6 +435,11 @@ fn memory(env: &mut Env) {
             }));
         }
     }
+}
+
+/// `RUST_BACKTRACE` unset and `=1`; only unset in quick mode.
+fn backtrace_modes(quick: bool) -> &'static [bool] {
+    if quick { &[false] } else { &[false, true] }
 }
 
 fn main() {

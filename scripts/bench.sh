@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Reproduces every measurement in docs/PERFORMANCE.md and rewrites its tables:
+#   1. criterion, in process (host/benches/fire.rs), RUST_BACKTRACE unset;
+#   2. the same no_match and plugin groups with RUST_BACKTRACE=1;
+#   3. whole processes and `hookhost serve` (host/benches/process.rs) against the
+#      release build, each case with RUST_BACKTRACE unset and =1;
+#   4. the peer, @google/gemini-cli-core (bench/gemini; needs node, npm and the npm
+#      registry; skipped with a note if unavailable, or with BENCH_SKIP_PEER=1);
+#   5. scripts/bench-report.py: the tables and ratios into docs/PERFORMANCE.md.
+# Takes about 15 minutes on 2 cores. Results: target/criterion, target/bench-results.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rustup target add wasm32-wasip2 wasm32-wasip1 >/dev/null 2>&1 || true
+results=target/bench-results
+rm -rf target/criterion "$results"
+mkdir -p "$results"
+
+echo "== release build (whole-process measurements use it)"
+cargo build --release --locked -p hookhost
+export HOOKHOST_BIN="$PWD/target/release/hookhost"
+
+echo "== the policy as a native binary (tests/guests/echo-policy built for this machine)"
+cargo build --release --quiet -p echo-policy \
+  --manifest-path tests/guests/Cargo.toml --target-dir target/bench-native
+export HOOKHOST_BENCH_NATIVE_POLICY="$PWD/target/bench-native/release/echo-policy"
+
+echo "== machine"
+{
+  echo "{"
+  echo "  \"date\": \"$(date -u +%Y-%m-%dT%H:%MZ)\","
+  echo "  \"nproc\": \"$(nproc)\","
+  echo "  \"cpu\": \"$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')\","
+  echo "  \"kernel\": \"$(uname -sr)\","
+  echo "  \"memory\": \"$(grep MemTotal /proc/meminfo | awk '{printf "%.1f GiB", $2/1048576}')\","
+  echo "  \"rustc\": \"$(rustc --version)\","
+  echo "  \"wasmtime\": \"$(awk '/^name = "wasmtime"$/{getline; gsub(/"/,"",$3); print $3; exit}' Cargo.lock)\","
+  echo "  \"criterion\": \"$(awk '/^name = "criterion"$/{getline; gsub(/"/,"",$3); print $3; exit}' Cargo.lock)\","
+  echo "  \"node\": \"$(node --version 2>/dev/null || echo none)\","
+  echo "  \"python3\": \"$(python3 --version 2>/dev/null || echo none)\","
+  echo "  \"sh\": \"$(readlink -f /bin/sh)\","
+  echo "  \"load_before\": \"$(cut -d' ' -f1-3 /proc/loadavg)\""
+  echo "}"
+} >"$results/env.json"
+cat "$results/env.json"
+
+echo "== criterion: in-process fires (RUST_BACKTRACE unset)"
+env -u RUST_BACKTRACE -u RUST_LIB_BACKTRACE cargo bench --locked -p hookhost --bench fire -- --noplot
+
+echo "== criterion: no_match and plugin with RUST_BACKTRACE=1"
+RUST_BACKTRACE=1 cargo bench --locked -p hookhost --bench fire -- --noplot 'no_match|plugin'
+
+echo "== whole processes and serve (release binary)"
+cargo bench --locked -p hookhost --bench process
+
+echo "== peer: @google/gemini-cli-core"
+if [ "${BENCH_SKIP_PEER:-0}" != 1 ] && command -v node >/dev/null && command -v npm >/dev/null; then
+  bench/gemini/run.sh 300 >"$results/gemini.json" || {
+    echo "peer measurement failed (see above); the report says so"
+    rm -f "$results/gemini.json"
+  }
+else
+  echo "skipped (BENCH_SKIP_PEER=1, or node/npm missing)"
+fi
+
+python3 - "$results/env.json" <<'PY'
+import json, sys
+p = sys.argv[1]
+d = json.load(open(p))
+d["load_after"] = " ".join(open("/proc/loadavg").read().split()[:3])
+json.dump(d, open(p, "w"), indent=2)
+PY
+
+echo "== report"
+python3 scripts/bench-report.py
+echo "docs/PERFORMANCE.md updated"
