@@ -32,8 +32,9 @@ pub const EPOCH_TICK: Duration = Duration::from_millis(5);
 /// Default number of plugin calls that may be in flight at once (pool slots).
 pub const DEFAULT_SLOTS: u32 = 32;
 /// Memory kept resident between uses of a pool slot, so a reused slot needs no
-/// page faults for a typical small guest.
-pub const KEEP_RESIDENT: usize = 4 * 1024 * 1024;
+/// page faults for a typical small guest. Resetting it costs a `memset` per call
+/// unless the kernel reports dirty pages (`pagemap_scan`, Linux ≥ 6.7): keep it small.
+pub const KEEP_RESIDENT: usize = 1024 * 1024;
 
 /// Options of the Wasm engine.
 #[derive(Debug, Clone)]
@@ -158,6 +159,9 @@ fn config(max_memory: u64, pool_slots: Option<u32>) -> Config {
             .max_memories_per_component(4)
             .max_tables_per_component(8)
             .linear_memory_keep_resident(KEEP_RESIDENT)
+            // Reset only the pages a guest dirtied (measured: dropping a store was
+            // two thirds of a one-plugin fire with a full 4 MiB reset).
+            .pagemap_scan(wasmtime::Enabled::Auto)
             .table_keep_resident(64 * 1024);
         config.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
     }
