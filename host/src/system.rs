@@ -271,6 +271,23 @@ impl HookSystem {
         self.run_plan(event, plan, input).await
     }
 
+    /// Fires `event` with a borrowed input, cloning it only when a hook matches: a
+    /// no-match fire then costs the check alone, not the drop of the caller's input.
+    pub async fn fire_ref(
+        &self,
+        event: HookEvent,
+        input: &Map<String, Value>,
+    ) -> AggregatedHookResult {
+        if !self.enabled {
+            return AggregatedHookResult::empty();
+        }
+        let tool_name = input.get("tool_name").and_then(Value::as_str);
+        let Some(plan) = self.events[event.index()].plan(tool_name) else {
+            return AggregatedHookResult::empty();
+        };
+        self.run_plan(event, plan, input.clone()).await
+    }
+
     /// Fires a typed input (see [`crate::input`]).
     pub async fn fire_input(
         &self,

@@ -295,3 +295,35 @@ async fn typed_inputs_and_typed_answers() {
         Some(vec!["read_file".to_owned()])
     );
 }
+
+/// `fire_ref` borrows the input and gives the same result as `fire`.
+#[tokio::test]
+async fn fire_ref_borrows_the_input() {
+    let p = Project::new();
+    let settings = p.settings(json!({"BeforeTool": [{"matcher": "write_file", "hooks": [cmd("echo '{\"decision\":\"block\",\"reason\":\"r\"}'")]}]}));
+    let system = HookSystem::builder()
+        .project_dir(p.dir())
+        .settings_files([settings])
+        .build();
+    let hit = json!({"tool_name": "write_file", "tool_input": {}})
+        .as_object()
+        .cloned()
+        .unwrap();
+    let miss = json!({"tool_name": "read_file", "tool_input": {}})
+        .as_object()
+        .cloned()
+        .unwrap();
+    assert!(
+        system
+            .fire_ref(HookEvent::BeforeTool, &hit)
+            .await
+            .is_blocked()
+    );
+    let result = system.fire_ref(HookEvent::BeforeTool, &miss).await;
+    assert!(result.executions.is_empty() && !result.is_blocked());
+    assert_eq!(
+        hit.get("tool_name"),
+        Some(&json!("write_file")),
+        "the caller keeps its input"
+    );
+}
