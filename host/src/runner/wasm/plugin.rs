@@ -100,9 +100,11 @@ impl Plugin {
                     |b| {
                         #[allow(unsafe_code)]
                         // SAFETY: the artifact passed its SHA-256 check and was written by
-                        // this program into the user's private cache (see `cache`).
+                        // this program into the user's private cache (see `cache`); it is
+                        // only ever replaced by rename, never modified in place, so the
+                        // mapping cannot change under wasmtime.
                         unsafe {
-                            Component::deserialize(&shared.engine, b)
+                            Component::deserialize_file(&shared.engine, b)
                         }
                     },
                     Component::serialize,
@@ -132,7 +134,7 @@ impl Plugin {
                         #[allow(unsafe_code)]
                         // SAFETY: as for components above.
                         unsafe {
-                            Module::deserialize(&shared.engine, b)
+                            Module::deserialize_file(&shared.engine, b)
                         }
                     },
                     Module::serialize,
@@ -302,7 +304,7 @@ fn compile<T>(
     digest: &[u8; 32],
     kind: WasmKind,
     compile: impl Fn(&[u8]) -> wasmtime::Result<T>,
-    deserialize: impl Fn(&[u8]) -> wasmtime::Result<T>,
+    deserialize: impl Fn(&Path) -> wasmtime::Result<T>,
     serialize: impl Fn(&T) -> wasmtime::Result<Vec<u8>>,
 ) -> Result<(T, CacheStatus), String> {
     let compile_now = || compile(bytes).map_err(|e| format!("invalid {}: {e:#}", kind.as_str()));
