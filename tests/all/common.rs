@@ -297,7 +297,12 @@ impl Run {
 
 /// Runs `command` with `stdin`, reading its output concurrently; kills it and panics
 /// past [`RUN_LIMIT`].
-pub fn run(mut command: Command, stdin: &[u8]) -> Run {
+pub fn run(command: Command, stdin: &[u8]) -> Run {
+    run_within(command, stdin, RUN_LIMIT)
+}
+
+/// [`run`] with another hang limit (e.g. for a cold compile of a large plugin).
+pub fn run_within(mut command: Command, stdin: &[u8], limit: Duration) -> Run {
     command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -326,10 +331,10 @@ pub fn run(mut command: Command, stdin: &[u8]) -> Run {
         if let Some(status) = child.try_wait().expect("wait for hookhost") {
             break status;
         }
-        if start.elapsed() > RUN_LIMIT {
+        if start.elapsed() > limit {
             let _ = child.kill();
             let _ = child.wait();
-            panic!("hookhost ran longer than {RUN_LIMIT:?}: {command:?}");
+            panic!("hookhost ran longer than {limit:?}: {command:?}");
         }
         std::thread::sleep(Duration::from_millis(5));
     };

@@ -9,14 +9,13 @@
 //! where a missing artifact fails (that is how CI runs them:
 //! `scripts/test-languages.sh`).
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::common::Project;
+use crate::common::{Project, run_within};
 
 /// Set to `1` to turn a missing artifact into a failure.
 const REQUIRE_ENV: &str = "HOOKHOST_LANG_TESTS";
@@ -275,53 +274,20 @@ fn fire(project: &Project, event: &str, input: &Value) -> (i32, Value, String) {
         .arg(event)
         .arg("--project-dir")
         .arg(project.dir())
-        .env("HOOKHOST_CACHE_DIR", cache_dir())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = command.spawn().expect("spawn hookhost");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let bytes = serde_json::to_vec(input).expect("input JSON");
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(&bytes);
-    });
-    let mut stdout = child.stdout.take().expect("stdout");
-    let mut stderr = child.stderr.take().expect("stderr");
-    let out = std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        let _ = stdout.read_to_end(&mut buf);
-        buf
-    });
-    let err = std::thread::spawn(move || {
-        let mut buf = String::new();
-        let _ = stderr.read_to_string(&mut buf);
-        buf
-    });
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait for hookhost") {
-            break status;
-        }
-        if start.elapsed() > RUN_LIMIT {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("hookhost fire ran longer than {RUN_LIMIT:?}");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    writer.join().expect("stdin writer");
-    let stdout = out.join().expect("stdout reader");
-    let stderr = err.join().expect("stderr reader");
-    let code = status
-        .code()
-        .unwrap_or_else(|| panic!("hookhost died: {status:?}; stderr {stderr}"));
-    let result = serde_json::from_slice(&stdout).unwrap_or_else(|e| {
+        .env("HOOKHOST_CACHE_DIR", cache_dir());
+    let run = run_within(
+        command,
+        &serde_json::to_vec(input).expect("input JSON"),
+        RUN_LIMIT,
+    );
+    let result = serde_json::from_slice(&run.stdout).unwrap_or_else(|e| {
         panic!(
-            "stdout is not JSON ({e}): {}; stderr {stderr}",
-            String::from_utf8_lossy(&stdout)
+            "stdout is not JSON ({e}): {}; stderr {}",
+            run.stdout_text(),
+            run.stderr
         )
     });
-    (code, result, stderr)
+    (run.code, result, run.stderr)
 }
 
 /// Runs every case against `example`'s artifact and checks decision, reason
