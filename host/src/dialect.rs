@@ -36,18 +36,49 @@ pub const CLAUDE_EVENTS: [(&str, HookEvent); 8] = [
     ("Notification", HookEvent::Notification),
 ];
 
-/// LLxprt/Gemini tool names and their Claude Code counterparts.
-pub const TOOL_NAMES: [(&str, &str); 10] = [
+/// LLxprt/Gemini tool names and their Claude Code counterparts: every built-in tool
+/// of Claude Code's tools reference. Claude tools without an LLxprt counterpart get a
+/// snake_case name in the LLxprt dialect, chosen so that the usual LLxprt matchers
+/// see them (`write_file|replace|edit` matches `multi_edit` and `notebook_edit`).
+/// The table is one-to-one, so names round-trip. MCP tools (`mcp__server__tool`)
+/// have the same name in both dialects.
+pub const TOOL_NAMES: [(&str, &str); 29] = [
     ("write_file", "Write"),
     ("replace", "Edit"),
+    ("multi_edit", "MultiEdit"),
+    ("notebook_edit", "NotebookEdit"),
+    ("notebook_read", "NotebookRead"),
     ("read_file", "Read"),
     ("run_shell_command", "Bash"),
+    ("bash_output", "BashOutput"),
+    ("kill_shell", "KillShell"),
+    ("kill_bash", "KillBash"),
     ("glob", "Glob"),
     ("search_file_content", "Grep"),
     ("list_directory", "LS"),
     ("web_fetch", "WebFetch"),
     ("google_web_search", "WebSearch"),
     ("write_todos", "TodoWrite"),
+    ("todo_read", "TodoRead"),
+    ("task", "Task"),
+    ("agent", "Agent"),
+    ("task_create", "TaskCreate"),
+    ("task_update", "TaskUpdate"),
+    ("task_get", "TaskGet"),
+    ("task_list", "TaskList"),
+    ("task_output", "TaskOutput"),
+    ("task_stop", "TaskStop"),
+    ("exit_plan_mode", "ExitPlanMode"),
+    ("enter_plan_mode", "EnterPlanMode"),
+    ("ask_user_question", "AskUserQuestion"),
+    ("skill", "Skill"),
+];
+
+/// Claude Code tools that keep their name in the LLxprt dialect.
+const CLAUDE_SAME_NAME: [&str; 3] = [
+    "SlashCommand",
+    "ListMcpResourcesTool",
+    "ReadMcpResourceTool",
 ];
 
 /// Parses an event name in either dialect. Names both dialects share
@@ -95,6 +126,50 @@ impl Dialect {
                 .find(|(_, c)| *c == name)
                 .map_or(name, |(l, _)| *l),
         }
+    }
+
+    /// A note when the input names a tool this dialect does not know: it is passed
+    /// on under its own name, so a policy author should see that no translation
+    /// happened (a matcher written for the usual names may not see it).
+    pub fn unknown_tool_note(self, input: &Map<String, Value>) -> Option<String> {
+        let Some(Value::String(tool)) = input.get("tool_name") else {
+            return None;
+        };
+        let known = match self {
+            Dialect::Llxprt => return None,
+            Dialect::Claude => {
+                tool.starts_with("mcp__")
+                    || CLAUDE_SAME_NAME.contains(&tool.as_str())
+                    || TOOL_NAMES.iter().any(|(l, c)| c == tool || l == tool)
+            }
+        };
+        (!known).then(|| {
+            format!(
+                "tool {tool:?} is not a Claude Code tool hookhost knows; hooks and matchers \
+                 see it under that name, untranslated"
+            )
+        })
+    }
+
+    /// Plain tool names in a matcher (`Write|MultiEdit`) that are no tool of this
+    /// dialect: probably a typo, or a tool hookhost does not translate. Patterns
+    /// (anything but letters, digits and `_`) are not judged.
+    pub fn unknown_matcher_names(self, matcher: &str) -> Vec<String> {
+        if self != Dialect::Claude {
+            return Vec::new();
+        }
+        matcher
+            .split('|')
+            .map(str::trim)
+            .filter(|name| {
+                !name.is_empty()
+                    && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                    && !name.starts_with("mcp__")
+                    && !CLAUDE_SAME_NAME.contains(name)
+                    && !TOOL_NAMES.iter().any(|(_, c)| c == name)
+            })
+            .map(str::to_owned)
+            .collect()
     }
 
     /// The stdin object a hook of this dialect receives, from the canonical input.
@@ -175,5 +250,30 @@ mod tests {
             Dialect::Claude.to_llxprt_tool_name("Bash"),
             "run_shell_command"
         );
+    }
+
+    #[test]
+    fn tool_names_round_trip_and_unknown_tools_are_noted() {
+        for (llxprt, claude) in TOOL_NAMES {
+            assert_eq!(Dialect::Claude.tool_name(llxprt), claude);
+            assert_eq!(Dialect::Claude.to_llxprt_tool_name(claude), llxprt);
+        }
+        let input = |tool: &str| {
+            let mut map = Map::new();
+            map.insert("tool_name".into(), Value::from(tool));
+            map
+        };
+        assert!(
+            Dialect::Claude
+                .unknown_tool_note(&input("MultiEdit"))
+                .is_none()
+        );
+        assert!(
+            Dialect::Claude
+                .unknown_tool_note(&input("mcp__x__y"))
+                .is_none()
+        );
+        let note = Dialect::Claude.unknown_tool_note(&input("FrobnicateFile"));
+        assert!(note.is_some_and(|n| n.contains("FrobnicateFile")));
     }
 }

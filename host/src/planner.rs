@@ -82,6 +82,26 @@ pub struct Registered<H> {
     pub dialect: Dialect,
     /// Equal for hooks with the same dedup key within the event.
     pub dedup_id: usize,
+    /// From the user's own settings (not from the repository): among duplicates it
+    /// is kept over a repository's instance, whatever their priority.
+    pub trusted: bool,
+    /// The hook.
+    pub hook: Arc<H>,
+}
+
+/// A hook as the builder hands it to [`EventHooks::new`].
+#[derive(Debug)]
+pub struct Registration<H> {
+    /// The group's matcher.
+    pub matcher: Matcher,
+    /// The group's `sequential` flag.
+    pub sequential: bool,
+    /// The hook's dialect.
+    pub dialect: Dialect,
+    /// The dedup key (seeds/001 §7.9).
+    pub key: String,
+    /// From the user's own settings rather than the repository's.
+    pub trusted: bool,
     /// The hook.
     pub hook: Arc<H>,
 }
@@ -125,21 +145,22 @@ pub struct Plan<H> {
 }
 
 impl<H> EventHooks<H> {
-    /// Builds the list from hooks in priority order with their dedup keys.
-    pub fn new(hooks: impl IntoIterator<Item = (Matcher, bool, Dialect, String, Arc<H>)>) -> Self {
+    /// Builds the list from hooks in priority order.
+    pub fn new(hooks: impl IntoIterator<Item = Registration<H>>) -> Self {
         // A map, not a search: settings may hold tens of thousands of hooks.
         let mut keys: HashMap<String, usize> = HashMap::new();
         let hooks = hooks
             .into_iter()
-            .map(|(matcher, sequential, dialect, key, hook)| {
+            .map(|r| {
                 let next = keys.len();
-                let dedup_id = *keys.entry(key).or_insert(next);
+                let dedup_id = *keys.entry(r.key).or_insert(next);
                 Registered {
-                    matcher,
-                    sequential,
-                    dialect,
+                    matcher: r.matcher,
+                    sequential: r.sequential,
+                    dialect: r.dialect,
                     dedup_id,
-                    hook,
+                    trusted: r.trusted,
+                    hook: r.hook,
                 }
             })
             .collect();
@@ -164,12 +185,25 @@ impl<H> EventHooks<H> {
     pub fn plan(&self, tool_name: Option<&str>) -> Option<Plan<H>> {
         let first = self.hooks.iter().position(|r| r.selects(tool_name))?;
         let mut selected: Vec<&Registered<H>> = Vec::with_capacity(self.hooks.len() - first);
-        let mut seen = vec![false; self.keys];
+        // Per dedup id, the index of the selected instance.
+        let mut seen: Vec<Option<usize>> = vec![None; self.keys];
         for registered in &self.hooks[first..] {
-            if registered.selects(tool_name)
-                && !std::mem::replace(&mut seen[registered.dedup_id], true)
-            {
-                selected.push(registered);
+            if !registered.selects(tool_name) {
+                continue;
+            }
+            match seen[registered.dedup_id] {
+                None => {
+                    seen[registered.dedup_id] = Some(selected.len());
+                    selected.push(registered);
+                }
+                // The highest-priority instance is kept (§7.9) — unless it came with
+                // the repository and the user's own settings have the same hook: a
+                // repository must not replace the user's guard (say, by a copy in
+                // monitor mode).
+                Some(i) if registered.trusted && !selected[i].trusted => {
+                    selected[i] = registered;
+                }
+                Some(_) => {}
             }
         }
         Some(Plan {
@@ -186,13 +220,14 @@ mod tests {
     fn hooks(specs: &[(&str, bool, &str)]) -> EventHooks<String> {
         EventHooks::new(specs.iter().enumerate().map(|(i, (m, seq, key))| {
             let (matcher, _) = Matcher::compile(Some(m));
-            (
+            Registration {
                 matcher,
-                *seq,
-                Dialect::Llxprt,
-                (*key).to_owned(),
-                Arc::new(format!("{i}:{key}")),
-            )
+                sequential: *seq,
+                dialect: Dialect::Llxprt,
+                key: (*key).to_owned(),
+                trusted: !key.starts_with("repo:"),
+                hook: Arc::new(format!("{i}:{key}")),
+            }
         }))
     }
 
@@ -234,6 +269,25 @@ mod tests {
         let plan = e.plan(Some("x")).unwrap();
         assert_eq!(plan.hooks.len(), 2);
         assert_eq!(plan.hooks[0].as_str(), "0:same");
+    }
+
+    #[test]
+    fn a_repository_duplicate_never_replaces_the_users_hook() {
+        // Priority order puts the repository's copy first; the user's copy is kept,
+        // in the repository copy's place.
+        let e = EventHooks::new(
+            [("repo", false), ("other", true), ("user", true)]
+                .into_iter()
+                .map(|(name, trusted)| Registration {
+                    matcher: Matcher::All,
+                    sequential: false,
+                    dialect: Dialect::Llxprt,
+                    key: if name == "other" { "b" } else { "a" }.to_owned(),
+                    trusted,
+                    hook: Arc::new(name.to_owned()),
+                }),
+        );
+        assert_eq!(names(e.plan(None)), ["user", "other"]);
     }
 
     #[test]

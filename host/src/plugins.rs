@@ -1,8 +1,9 @@
 //! Loading plugin hooks while a [`crate::HookSystem`] is built.
 //!
 //! With the `plugins` feature (the default) one Wasm engine is created — only when
-//! hooks are enabled and at least one plugin is configured — sized to the largest
-//! `memoryLimit`, and every plugin is loaded through it. Without the feature
+//! hooks are enabled and at least one plugin is admitted by the trust gate — sized
+//! to the largest `memoryLimit` of the admitted plugins (an unapproved plugin never
+//! sizes it), and every plugin is loaded through it. Without the feature
 //! (`default-features = false`, e.g. for an agent that wants no wasmtime in its
 //! binary) every plugin hook is a failed hook whose error says so.
 
@@ -21,11 +22,18 @@ pub struct EngineOptions {}
 pub struct PluginLoader {
     #[cfg(feature = "plugins")]
     engine: Option<Result<crate::runner::wasm::WasmEngine, HookFailure>>,
+    #[cfg(feature = "plugins")]
+    project_dir: std::path::PathBuf,
 }
 
 impl PluginLoader {
     /// Creates the engine if `enabled` and any entry is a plugin.
-    pub fn new(enabled: bool, entries: &[HookEntry], options: &EngineOptions) -> PluginLoader {
+    pub fn new(
+        enabled: bool,
+        entries: &[HookEntry],
+        options: &EngineOptions,
+        project_dir: &std::path::Path,
+    ) -> PluginLoader {
         let mut plugins = entries.iter().filter_map(|e| match &e.spec.kind {
             HookKind::Plugin(p) => Some(p),
             HookKind::Command { .. } => None,
@@ -42,11 +50,14 @@ impl PluginLoader {
                 }
                 _ => None,
             };
-            PluginLoader { engine }
+            PluginLoader {
+                engine,
+                project_dir: project_dir.to_path_buf(),
+            }
         }
         #[cfg(not(feature = "plugins"))]
         {
-            let _ = (enabled, options, plugins.next());
+            let _ = (enabled, options, plugins.next(), project_dir);
             PluginLoader {}
         }
     }
@@ -60,27 +71,32 @@ impl PluginLoader {
     ) -> Runner {
         #[cfg(feature = "plugins")]
         match &self.engine {
-            Some(Ok(engine)) => match engine.load(config) {
-                Ok(plugin) => {
-                    if !plugin.ungranted_imports().is_empty() {
-                        diagnostics.push(Diagnostic::warning(format!(
-                            "{}: {}: {} imports {}, which hookhost denies (every call fails)",
-                            entry.source,
-                            entry.location,
-                            config.path.display(),
-                            plugin.ungranted_imports().join(", ")
-                        )));
+            Some(Ok(engine)) => {
+                match crate::runner::wasm::preopen::checked(config, &self.project_dir)
+                    .map_err(|e| HookFailure::Load(format!("{}: {e}", config.path.display())))
+                    .and_then(|config| engine.load(&config))
+                {
+                    Ok(plugin) => {
+                        if !plugin.ungranted_imports().is_empty() {
+                            diagnostics.push(Diagnostic::warning(format!(
+                                "{}: {}: {} imports {}, which hookhost denies (every call fails)",
+                                entry.source,
+                                entry.location,
+                                config.path.display(),
+                                plugin.ungranted_imports().join(", ")
+                            )));
+                        }
+                        Runner::Plugin(plugin)
                     }
-                    Runner::Plugin(plugin)
+                    Err(failure) => {
+                        diagnostics.push(Diagnostic::error(format!(
+                            "{}: {}: {failure}",
+                            entry.source, entry.location
+                        )));
+                        Runner::Broken(failure)
+                    }
                 }
-                Err(failure) => {
-                    diagnostics.push(Diagnostic::error(format!(
-                        "{}: {}: {failure}",
-                        entry.source, entry.location
-                    )));
-                    Runner::Broken(failure)
-                }
-            },
+            }
             Some(Err(failure)) => Runner::Broken(failure.clone()),
             None => Runner::Broken(HookFailure::Load(
                 "not loaded: hooks are disabled".to_owned(),
@@ -103,10 +119,16 @@ impl PluginLoader {
     /// Reports an engine that could not be created.
     pub fn finish(self, diagnostics: &mut Vec<Diagnostic>) {
         #[cfg(feature = "plugins")]
-        if let Some(Err(failure)) = &self.engine {
-            diagnostics.push(Diagnostic::error(format!(
+        match &self.engine {
+            Some(Err(failure)) => diagnostics.push(Diagnostic::error(format!(
                 "the Wasm engine is unavailable: {failure}"
-            )));
+            ))),
+            Some(Ok(engine)) => {
+                if let Some(problem) = engine.cache_refused() {
+                    diagnostics.push(Diagnostic::warning(problem.to_owned()));
+                }
+            }
+            None => {}
         }
         #[cfg(not(feature = "plugins"))]
         let _ = diagnostics;

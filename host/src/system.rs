@@ -19,7 +19,7 @@ use crate::config::{
 use crate::dialect::Dialect;
 use crate::event::HookEvent;
 use crate::output::HookOutput;
-use crate::planner::{EventHooks, Plan};
+use crate::planner::{EventHooks, Plan, Registration};
 use crate::plugins::{EngineOptions, PluginLoader};
 use crate::result::AggregatedHookResult;
 use crate::runner::{
@@ -27,7 +27,8 @@ use crate::runner::{
     interpret,
 };
 use crate::trace::TraceSink;
-use crate::trust::{TrustKey, TrustStore, needs_trust};
+use crate::trust::TrustKey;
+use crate::trust::gate::TrustGate;
 
 /// Builds a [`HookSystem`].
 #[derive(Debug, Clone)]
@@ -126,19 +127,24 @@ impl HookSystemBuilder {
         let settings = LoadedSettings::load(&self.settings, &project_dir);
         let enabled = self.enable_hooks.unwrap_or(settings.enabled);
         let mut diagnostics = settings.diagnostics;
-        let loader = PluginLoader::new(enabled, &settings.entries, &self.engine);
         let required = self.require_trust.unwrap_or(settings.require_trust);
         let mut gate = TrustGate::new(required, &project_dir, &mut diagnostics);
+        // The gate runs before anything is loaded: an unapproved plugin is never
+        // compiled and never sizes the engine the user's plugins share.
+        let admitted: Vec<_> = settings
+            .entries
+            .into_iter()
+            .filter(|entry| gate.admits(entry, &mut diagnostics))
+            .collect();
+        let loader = PluginLoader::new(enabled, &admitted, &self.engine, &project_dir);
         let mut per_event: [Vec<_>; 11] = Default::default();
-        for entry in settings.entries {
+        for entry in admitted {
             let runner = match &entry.spec.kind {
                 HookKind::Command { command } => Runner::Command(command.clone()),
                 HookKind::Plugin(config) => loader.load(config, &entry, &mut diagnostics),
             };
-            if !gate.admits(&entry, &runner, &mut diagnostics) {
-                continue;
-            }
             let key = entry.spec.dedup_key();
+            let trusted = !entry.source.is_repository_scope();
             let hook = Hook {
                 event: entry.event,
                 dialect: entry.dialect,
@@ -148,13 +154,14 @@ impl HookSystemBuilder {
                 location: entry.location,
                 runner,
             };
-            per_event[entry.event.index()].push((
-                entry.matcher,
-                entry.sequential,
-                entry.dialect,
+            per_event[entry.event.index()].push(Registration {
+                matcher: entry.matcher,
+                sequential: entry.sequential,
+                dialect: entry.dialect,
                 key,
-                Arc::new(hook),
-            ));
+                trusted,
+                hook: Arc::new(hook),
+            });
         }
         loader.finish(&mut diagnostics);
         let events = per_event.map(EventHooks::new);
@@ -432,73 +439,6 @@ impl HookSystem {
         add("timestamp", &|| {
             Value::from(humantime::format_rfc3339_millis(SystemTime::now()).to_string())
         });
-    }
-}
-
-/// Admits or skips hooks by their approval when trust is required.
-struct TrustGate {
-    store: Option<TrustStore>,
-    project_dir: PathBuf,
-    untrusted: Vec<(TrustKey, String)>,
-}
-
-impl TrustGate {
-    fn new(required: bool, project_dir: &Path, diagnostics: &mut Vec<Diagnostic>) -> TrustGate {
-        let store = required.then(|| {
-            TrustStore::load().unwrap_or_else(|e| {
-                // Fail closed: with an unreadable store nothing is approved.
-                diagnostics.push(Diagnostic::error(format!("trust: {e}")));
-                TrustStore::default()
-            })
-        });
-        TrustGate {
-            store,
-            project_dir: project_dir.to_path_buf(),
-            untrusted: Vec::new(),
-        }
-    }
-
-    fn admits(
-        &mut self,
-        entry: &crate::config::HookEntry,
-        runner: &Runner,
-        diagnostics: &mut Vec<Diagnostic>,
-    ) -> bool {
-        let Some(store) = &self.store else {
-            return true;
-        };
-        if !needs_trust(&entry.source) {
-            return true;
-        }
-        let key = match (&entry.spec.kind, runner) {
-            (HookKind::Command { command }, _) => TrustKey::Command {
-                scope: entry.source.base_dir.clone(),
-                command: command.clone(),
-            },
-            #[cfg(feature = "plugins")]
-            (HookKind::Plugin(_), Runner::Plugin(plugin)) => TrustKey::Plugin {
-                sha256: *plugin.digest(),
-            },
-            // A plugin that did not load fails on every run anyway.
-            (HookKind::Plugin(_), _) => return true,
-        };
-        if store.is_trusted(&key) {
-            return true;
-        }
-        let what = format!(
-            "{} hook {:?} ({})",
-            entry.spec.type_name(),
-            entry.spec.name,
-            entry.location
-        );
-        diagnostics.push(Diagnostic::warning(format!(
-            "{}: untrusted {what} skipped; review it, then run `hookhost trust --project-dir {}` to approve it",
-            entry.source,
-            self.project_dir.display()
-        )));
-        self.untrusted
-            .push((key, format!("{}: {what}", entry.source)));
-        false
     }
 }
 

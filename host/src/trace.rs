@@ -7,6 +7,7 @@
 //! whether it was only monitored), reason, and a stderr excerpt.
 
 use std::io::Write;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::PathBuf;
 use std::time::SystemTime;
 
@@ -70,9 +71,12 @@ impl TraceSink {
         }
         let _ = match self {
             TraceSink::Stderr => std::io::stderr().write_all(&lines),
+            // Reasons and stderr excerpts may carry secrets: the file is the user's
+            // alone (the mode applies when the file is created).
             TraceSink::File(path) => std::fs::OpenOptions::new()
                 .create(true)
                 .append(true)
+                .mode(0o600)
                 .open(path)
                 .and_then(|mut file| file.write_all(&lines)),
         };

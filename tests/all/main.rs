@@ -26,6 +26,7 @@ mod plugin;
 mod process;
 mod scaffold;
 mod schema;
+mod security;
 mod serve;
 mod settings;
 mod soak;

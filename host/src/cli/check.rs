@@ -1,6 +1,6 @@
 //! `hookhost check`: validate settings, load plugins, list hooks in execution order.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::process::ExitCode;
@@ -52,10 +52,12 @@ fn report(system: &HookSystem, enabled: bool) -> ExitCode {
             continue;
         }
         say!(out, "\n{event}:");
-        let mut seen = HashSet::new();
+        let mut seen = HashMap::new();
         let mut n = 0;
         for hook in hooks {
-            let duplicate = !seen.insert(hook.spec.dedup_key());
+            let repository = hook.source.is_repository_scope();
+            let earlier = seen.insert(hook.spec.dedup_key(), repository);
+            let duplicate = earlier.is_some();
             let matcher = if event.has_tool_name() {
                 format!("  matcher {}", hook.matcher.as_str())
             } else {
@@ -76,11 +78,25 @@ fn report(system: &HookSystem, enabled: bool) -> ExitCode {
                 hook.source.label,
                 hook.location,
             );
-            if duplicate {
+            if earlier == Some(true) && !repository {
+                say!(
+                    out,
+                    "        same {} as a repository hook above: this one, from your own \
+                     settings, runs in its place",
+                    dedup_what(&hook.spec.kind)
+                );
+            } else if duplicate {
                 say!(
                     out,
                     "        duplicate of an earlier hook (same {}); not run",
                     dedup_what(&hook.spec.kind)
+                );
+            }
+            for name in hook.dialect.unknown_matcher_names(hook.matcher.as_str()) {
+                say!(
+                    out,
+                    "        warning: matcher names {name:?}, which is no Claude Code tool \
+                     hookhost knows (known: Write, Edit, MultiEdit, Bash, …; see README)"
                 );
             }
             if let Some(description) = &hook.spec.description {

@@ -13,6 +13,9 @@ pub fn print(result: &AggregatedHookResult) {
 
 fn render(result: &AggregatedHookResult) -> String {
     let mut out = String::new();
+    for warning in &result.warnings {
+        let _ = writeln!(out, "warning: {warning}");
+    }
     if result.executions.is_empty() {
         out.push_str("no hook ran (hooks disabled, none configured, or no matcher matched)\n");
         return out;

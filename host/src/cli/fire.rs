@@ -11,9 +11,11 @@ use serde_json::{Map, Value};
 use super::SettingsArgs;
 
 pub fn run(event: HookEvent, dialect: Dialect, settings: &SettingsArgs, explain: bool) -> ExitCode {
+    let mut notes = Vec::new();
     let input = match read_input() {
         Ok(mut input) => {
             dialect.canonicalize_input(event, &mut input);
+            notes.extend(dialect.unknown_tool_note(&input));
             input
         }
         Err(e) => {
@@ -21,7 +23,10 @@ pub fn run(event: HookEvent, dialect: Dialect, settings: &SettingsArgs, explain:
             return ExitCode::from(1);
         }
     };
-    match fire(event, settings, input, explain) {
+    for note in &notes {
+        eprintln!("hookhost: warning: {note}");
+    }
+    match fire(event, settings, input, explain, notes) {
         Ok(blocked) => ExitCode::from(if blocked { 2 } else { 0 }),
         Err(e) => {
             // Infrastructure errors fail open (seeds/001 §9), like a failed hook.
@@ -53,8 +58,10 @@ fn fire(
     settings: &SettingsArgs,
     input: Map<String, Value>,
     explain: bool,
+    notes: Vec<String>,
 ) -> anyhow::Result<bool> {
-    let result = fire_once(settings.builder(), event, input)?;
+    let mut result = fire_once(settings.builder(), event, input)?;
+    result.warnings.splice(0..0, notes);
     if explain {
         super::explain::print(&result);
     }

@@ -12,8 +12,10 @@
 //! * LLxprt / Gemini CLI: the merged HookOutput on stdout; exit 2 on block (the
 //!   reason also on stderr).
 //!
-//! Run *inside* a hook of hookhost (`HOOKHOST_ACTIVE` set), it answers `{}` at once
-//! instead of recursing.
+//! Run *inside* a hook of hookhost (`HOOKHOST_ACTIVE` names its parent or, through
+//! `sh -c`, its grandparent), it answers `{}` at once instead of recursing. Any other
+//! value — inherited by an agent that a hook started, or set by hand — is ignored
+//! (with a note on stderr): the hooks run.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -28,10 +30,19 @@ use super::SettingsArgs;
 use super::fire::{fire_once, read_input};
 
 pub fn run(settings: &SettingsArgs) -> ExitCode {
-    if std::env::var_os(NESTED_ENV).is_some() {
-        eprintln!("hookhost: `hookhost hook` runs inside a hookhost hook; not recursing");
-        println!("{{}}");
-        return ExitCode::SUCCESS;
+    if let Some(value) = std::env::var_os(NESTED_ENV) {
+        if runs_inside_hookhost(&value.to_string_lossy()) {
+            eprintln!(
+                "hookhost: `hookhost hook` runs as a hook of hookhost (pid {}); not recursing",
+                value.to_string_lossy()
+            );
+            println!("{{}}");
+            return ExitCode::SUCCESS;
+        }
+        eprintln!(
+            "hookhost: ignoring {NESTED_ENV}={:?}: it does not name the process that started this one",
+            value.to_string_lossy()
+        );
     }
     let mut input = match read_input() {
         Ok(input) => input,
@@ -56,9 +67,14 @@ pub fn run(settings: &SettingsArgs) -> ExitCode {
         dialect
     };
     dialect.canonicalize_input(event, &mut input);
+    let note = dialect.unknown_tool_note(&input);
     let project_dir = default_project_dir(&input);
     let result = match fire_once(settings.builder_in(project_dir), event, input) {
-        Ok(result) => result,
+        Ok(mut result) => {
+            // Not on stderr: Claude would show it to the model as part of a reason.
+            result.warnings.extend(note);
+            result
+        }
         Err(e) => {
             // Fail open, as a broken hook would.
             eprintln!("hookhost: {e:#}");
@@ -66,6 +82,27 @@ pub fn run(settings: &SettingsArgs) -> ExitCode {
         }
     };
     answer(event, dialect, &result)
+}
+
+/// Whether `value` is the pid of our parent or grandparent (a hook runs as
+/// `sh -c COMMAND`; the shell may or may not exec the command).
+fn runs_inside_hookhost(value: &str) -> bool {
+    let Ok(pid) = value.trim().parse::<u32>() else {
+        return false;
+    };
+    let Some(parent) = rustix::process::getppid() else {
+        return false;
+    };
+    let parent = parent.as_raw_nonzero().get().unsigned_abs();
+    parent == pid || parent_of(parent) == Some(pid)
+}
+
+/// The parent pid of `pid`, from `/proc/PID/stat` (Linux).
+fn parent_of(pid: u32) -> Option<u32> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // `pid (comm) state ppid …`; comm may contain spaces and parentheses.
+    let after_comm = &stat[stat.rfind(')')? + 1..];
+    after_comm.split_whitespace().nth(1)?.parse().ok()
 }
 
 fn default_project_dir(input: &Map<String, Value>) -> PathBuf {

@@ -191,6 +191,7 @@ fn parse_event_arg(name: &str) -> Result<(HookEvent, Dialect), String> {
 /// Runs the command line.
 pub fn main() -> ExitCode {
     init_logging();
+    raise_descriptor_limit();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -237,6 +238,19 @@ pub fn main() -> ExitCode {
         Command::Plugin {
             command: PluginCommand::Inspect { file },
         } => inspect::run(&file),
+    }
+}
+
+/// Raises the soft limit on open descriptors to the hard limit: plugins (each call
+/// may hold up to `MAX_GUEST_HANDLES` files) and hook pipes share the process's
+/// descriptors, and the usual soft limit of 1024 is a relic of `select(2)`, which
+/// hookhost does not use.
+fn raise_descriptor_limit() {
+    use rustix::process::{Resource, getrlimit, setrlimit};
+    let mut limit = getrlimit(Resource::Nofile);
+    if limit.current < limit.maximum {
+        limit.current = limit.maximum;
+        let _ = setrlimit(Resource::Nofile, limit);
     }
 }
 

@@ -31,6 +31,19 @@ impl ExpandVars<'_> {
         shellexpand::full_with_context_no_errors(input, home, |name| self.lookup(name))
     }
 
+    /// Expands only the project-dir variables and `${extensionPath}`: for values a
+    /// repository hands to a plugin, which must not be able to copy the user's
+    /// environment (`"$AWS_SECRET_ACCESS_KEY"`) into a guest. Anything else stays
+    /// as written.
+    pub fn expand_project_vars<'s>(&self, input: &'s str) -> Cow<'s, str> {
+        let no_home = || None::<String>;
+        shellexpand::full_with_context_no_errors(input, no_home, |name| {
+            (PROJECT_DIR_VARS.contains(&name) || name == "extensionPath")
+                .then(|| self.lookup(name))
+                .flatten()
+        })
+    }
+
     /// Replaces `${extensionPath}` (and `$extensionPath`) with the extension's dir.
     pub fn expand_extension_path(&self, input: &str) -> String {
         match self.extension_dir {

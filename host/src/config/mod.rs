@@ -11,6 +11,7 @@ mod diagnostic;
 mod discover;
 mod expand;
 mod hook;
+mod layer;
 mod source;
 mod validate;
 
@@ -67,57 +68,25 @@ impl LoadedSettings {
                 .collect(),
         };
         let mut loaded = LoadedSettings::default();
-        let mut enabled = None;
-        let mut require_trust = None;
-        let mut disabled: Vec<String> = Vec::new();
+        let mut switches = Vec::new();
         for source in sources {
             let source = Arc::new(source);
             loaded.sources.push(Arc::clone(&source));
-            let parsed = load_file(Arc::clone(&source), project_dir);
-            let is_extension = matches!(source.kind, SourceKind::Extension(_));
-            if enabled.is_none() && !is_extension {
-                enabled = parsed.enable_hooks;
-            }
-            if let Some(value) = parsed.require_trust {
-                if crate::trust::needs_trust(&source) {
-                    loaded.diagnostics.push(Diagnostic::warning(format!(
-                        "{source}: tools.requireHookTrust: ignored here; only user, system or explicit settings can set it"
-                    )));
-                } else if require_trust.is_none() {
-                    require_trust = Some(value);
-                }
-            }
-            disabled.extend(parsed.disabled);
-            loaded.entries.extend(parsed.entries);
-            loaded.diagnostics.extend(parsed.diagnostics);
-            if is_extension && parsed.enable_hooks.is_some() {
+            let mut parsed = load_file(Arc::clone(&source), project_dir);
+            if matches!(source.kind, SourceKind::Extension(_)) && parsed.enable_hooks.is_some() {
                 // An extension contributes hooks; it does not get to switch them on.
                 loaded.diagnostics.push(Diagnostic::warning(format!(
                     "{source}: tools.enableHooks: ignored in an extension manifest; \
                      only settings files turn hooks on or off"
                 )));
             }
+            switches.push(layer::FileSwitches::take(&source, &mut parsed));
+            loaded.entries.extend(parsed.entries);
+            loaded.diagnostics.extend(parsed.diagnostics);
         }
-        if !disabled.is_empty() {
-            loaded.entries.retain(|entry| {
-                let command = match &entry.spec.kind {
-                    HookKind::Command { command } => Some(command.as_str()),
-                    HookKind::Plugin(_) => None,
-                };
-                let off = disabled
-                    .iter()
-                    .any(|d| *d == entry.spec.name || Some(d.as_str()) == command);
-                if off {
-                    loaded.diagnostics.push(Diagnostic::warning(format!(
-                        "{}: {}: hook {:?} is disabled by settings",
-                        entry.source, entry.location, entry.spec.name
-                    )));
-                }
-                !off
-            });
-        }
-        loaded.enabled = enabled.unwrap_or(false);
-        loaded.require_trust = require_trust.unwrap_or(false);
+        let layered = layer::layer(&switches, &mut loaded.entries, &mut loaded.diagnostics);
+        loaded.enabled = layered.enabled;
+        loaded.require_trust = layered.require_trust;
         loaded
     }
 

@@ -80,6 +80,14 @@ impl SettingsSource {
         self
     }
 
+    /// Whether the file comes with the repository rather than from the user: project
+    /// settings and extensions. Such a file is code the user did not write; with
+    /// trust required its hooks need approval, and it can never switch off, disable
+    /// or outrank the hooks of the user's own files.
+    pub fn is_repository_scope(&self) -> bool {
+        matches!(self.kind, SourceKind::Project | SourceKind::Extension(_))
+    }
+
     /// A short name of the scope, as `hookhost check` shows it.
     pub fn scope(&self) -> &str {
         match &self.kind {

@@ -58,6 +58,9 @@ pub struct ParsedSettings {
     pub entries: Vec<HookEntry>,
     /// Everything that was wrong.
     pub diagnostics: Vec<Diagnostic>,
+    /// The file could not be read or is not a JSON object: what it asks for is
+    /// unknown (trust stays required when it is the user's).
+    pub unreadable: bool,
 }
 
 /// Reads and validates a settings file. Never fails: problems become diagnostics.
@@ -66,24 +69,33 @@ pub fn load_file(source: Arc<SettingsSource>, project_dir: &Path) -> ParsedSetti
         Ok(text) => parse_settings(&text, source, project_dir),
         Err(problem) => ParsedSettings {
             diagnostics: vec![Diagnostic::error(format!("{source}: {problem}"))],
+            unreadable: true,
             ..ParsedSettings::default()
         },
     }
 }
 
 fn read_text(path: &Path) -> Result<String, String> {
+    use std::io::Read;
     // Check the type first: reading a FIFO or a device would block or never end.
     let meta = std::fs::metadata(path).map_err(|e| format!("cannot read: {e}"))?;
     if !meta.is_file() {
         return Err("not a regular file".to_owned());
     }
+    let too_big = || format!("file is larger than the {MAX_SETTINGS_BYTES}-byte limit");
     if meta.len() > MAX_SETTINGS_BYTES {
-        return Err(format!(
-            "file is {} bytes, larger than the {MAX_SETTINGS_BYTES}-byte limit",
-            meta.len()
-        ));
+        return Err(too_big());
     }
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read: {e}"))?;
+    // The reported size is not the truth for every "regular" file (`/proc/self/pagemap`
+    // says 0 and never ends): bound the read itself.
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read: {e}"))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_SETTINGS_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read: {e}"))?;
+    if bytes.len() as u64 > MAX_SETTINGS_BYTES {
+        return Err(too_big());
+    }
     String::from_utf8(bytes).map_err(|e| format!("not UTF-8: {e}"))
 }
 
@@ -94,6 +106,8 @@ pub fn parse_settings(
     project_dir: &Path,
 ) -> ParsedSettings {
     let mut parsed = ParsedSettings::default();
+    // Editors on some systems save a byte-order mark; JSON parsers in the agents skip it.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if text.trim().is_empty() {
         // An empty file is an empty configuration, as editors leave it.
         return parsed;
@@ -109,12 +123,14 @@ pub fn parse_settings(
                 "{source}: expected a JSON object at the top level, got {}",
                 kind_of(&other)
             )));
+            parsed.unreadable = true;
             return parsed;
         }
         Err(e) => {
             parsed
                 .diagnostics
                 .push(Diagnostic::error(format!("{source}: not valid JSON: {e}")));
+            parsed.unreadable = true;
             return parsed;
         }
     };
@@ -130,7 +146,7 @@ pub fn parse_settings(
         },
         diagnostics: Vec::new(),
     };
-    parsed.require_trust = walker.switch(&root, "tools", "requireHookTrust");
+    parsed.require_trust = walker.require_trust(&root);
     parsed.enable_hooks = match source.format {
         // `tools.enableHooks` (LLxprt), else Gemini CLI's `hooksConfig.enabled` or
         // `hooks.enabled`.
@@ -202,6 +218,25 @@ impl Walker<'_> {
                     format!("expected true or false, got {}", show(other)),
                 );
                 None
+            }
+        }
+    }
+
+    /// `tools.requireHookTrust`; a value that is not a boolean counts as `true`
+    /// (when unsure, review).
+    fn require_trust(&mut self, root: &Map<String, Value>) -> Option<bool> {
+        match root.get("tools")?.get("requireHookTrust")? {
+            Value::Null => None,
+            Value::Bool(b) => Some(*b),
+            other => {
+                self.error(
+                    "tools.requireHookTrust",
+                    format!(
+                        "expected true or false, got {}; trust stays required",
+                        show(other)
+                    ),
+                );
+                Some(true)
             }
         }
     }
@@ -675,7 +710,12 @@ impl Walker<'_> {
                 for (k, v) in map {
                     match v {
                         Value::String(s) if !k.is_empty() && !k.contains('=') => {
-                            env.push((k.clone(), self.vars.expand(s).into_owned()));
+                            let value = if self.source.is_repository_scope() {
+                                self.vars.expand_project_vars(s)
+                            } else {
+                                self.vars.expand(s)
+                            };
+                            env.push((k.clone(), value.into_owned()));
                         }
                         _ => {
                             self.error(

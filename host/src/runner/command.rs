@@ -27,9 +27,20 @@ use super::capture::{Captured, capture};
 use super::failure::HookFailure;
 use super::{RawOutcome, RunContext, Status};
 
-/// Set in every command hook's environment, so that `hookhost hook` run *as* a hook
-/// of hookhost notices and does not recurse.
+/// Set in every command hook's environment to the process id of the hookhost that
+/// runs it, so that `hookhost hook` run *as* a hook of hookhost notices and does not
+/// recurse. Only a value naming the caller's parent (or, through `sh -c`, its
+/// grandparent) counts: the variable is inherited by anything a hook starts, and an
+/// agent started from a hook must not run with hookhost silently off.
 pub const NESTED_ENV: &str = "HOOKHOST_ACTIVE";
+
+/// The errno values that mean "the host is out of resources" (Linux).
+mod libc_errno {
+    pub const EAGAIN: i32 = rustix::io::Errno::AGAIN.raw_os_error();
+    pub const ENOMEM: i32 = rustix::io::Errno::NOMEM.raw_os_error();
+    pub const EMFILE: i32 = rustix::io::Errno::MFILE.raw_os_error();
+    pub const ENFILE: i32 = rustix::io::Errno::NFILE.raw_os_error();
+}
 
 /// Time between SIGTERM and SIGKILL on timeout (seeds/001 §7.7).
 pub const KILL_GRACE: Duration = Duration::from_secs(5);
@@ -50,7 +61,7 @@ pub async fn run_command(
         .arg(command)
         .current_dir(&ctx.project_dir)
         .envs(ctx.project_env.iter().map(|(k, v)| (k, v)))
-        .env(NESTED_ENV, "1")
+        .env(NESTED_ENV, std::process::id().to_string())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -59,10 +70,17 @@ pub async fn run_command(
     let mut child = match cmd.spawn() {
         Ok(child) => child,
         Err(e) => {
-            let mut raw = RawOutcome::failed(HookFailure::Spawn(format!(
-                "{e} (cwd {})",
-                ctx.project_dir.display()
-            )));
+            let exhausted = matches!(
+                e.raw_os_error(),
+                Some(code) if [libc_errno::EMFILE, libc_errno::ENFILE, libc_errno::EAGAIN, libc_errno::ENOMEM]
+                    .contains(&code)
+            );
+            let failure = if exhausted {
+                HookFailure::HostResources(e.to_string())
+            } else {
+                HookFailure::Spawn(format!("{e} (cwd {})", ctx.project_dir.display()))
+            };
+            let mut raw = RawOutcome::failed(failure);
             raw.duration = start.elapsed();
             return raw;
         }

@@ -22,6 +22,11 @@ pub enum HookFailure {
     /// The process could not be started.
     #[error("could not start: {0}")]
     Spawn(String),
+    /// The host itself ran out of a resource (descriptors, processes, memory) while
+    /// starting or running the hook: the hook did not get to decide. Reported as
+    /// such so that it is not mistaken for a broken hook; `failurePolicy` governs it.
+    #[error("could not run: the host ran out of resources ({0})")]
+    HostResources(String),
     /// A plugin used up its fuel.
     #[error("ran out of fuel (limit {0} units)")]
     FuelExhausted(u64),

@@ -13,9 +13,18 @@
 //! checks the header for version and configuration itself. The artifact is loaded
 //! with `deserialize_file`, which maps it: its code pages are file-backed and shared,
 //! not copied into anonymous memory (measured: ~1.1 MiB resident per plugin when
-//! read into a buffer and copied). Whoever can
-//! write the user's cache dir can already run code as that user, so the cache adds no
-//! new attacker; it must not be shared between users.
+//! read into a buffer and copied).
+//!
+//! A checksum does not stop someone who can write the directory: another local user
+//! with write access could plant an artifact *and* its sidecar under the digest of
+//! the victim's pinned plugin, and the victim would run the planted native code. So
+//! the cache is used only when nobody else can change it ([`check_private`]): the
+//! directory (created `0700` when missing) must be owned by this user, not be
+//! group- or world-writable, not be a symbolic link, and every directory above it
+//! must belong to this user or root and be writable by others only with the sticky
+//! bit (`/tmp`). Each file must be a regular file of this user, not writable by
+//! others, opened without following links. Otherwise the cache is refused with a
+//! warning and plugins are compiled in memory.
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
@@ -62,12 +71,20 @@ pub struct CompileCache {
 }
 
 impl CompileCache {
-    /// A cache in `dir` for artifacts of `engine`.
-    pub fn new(dir: PathBuf, engine: &Engine) -> CompileCache {
+    /// A cache in `dir` for artifacts of `engine`; refused (with the reason) when
+    /// someone other than this user could change what is in it.
+    pub fn new(dir: PathBuf, engine: &Engine) -> Result<CompileCache, String> {
+        check_private(&dir).map_err(|problem| {
+            format!(
+                "compile cache {} not used: {problem}; plugins are compiled in memory \
+                 (point HOOKHOST_CACHE_DIR at a directory only you can write)",
+                dir.display()
+            )
+        })?;
         let mut hasher = DefaultHasher::new();
         engine.precompile_compatibility_hash().hash(&mut hasher);
         let engine_tag = format!("{}-{:016x}", env!("CARGO_PKG_VERSION"), hasher.finish());
-        CompileCache { dir, engine_tag }
+        Ok(CompileCache { dir, engine_tag })
     }
 
     /// The file for a Wasm file with this digest and kind.
@@ -81,11 +98,13 @@ impl CompileCache {
 
     /// What is stored for `path`, checksum verified.
     pub fn read(&self, path: &Path) -> Cached {
-        let Ok(artifact) = std::fs::read(path) else {
-            return Cached::Missing;
+        let artifact = match read_private_file(path) {
+            Ok(Some(bytes)) => bytes,
+            Ok(None) => return Cached::Missing,
+            Err(()) => return Cached::Corrupt,
         };
-        match std::fs::read(sidecar(path)) {
-            Ok(digest) if Sha256::digest(&artifact).as_slice() == digest.as_slice() => {
+        match read_private_file(&sidecar(path)) {
+            Ok(Some(digest)) if Sha256::digest(&artifact).as_slice() == digest.as_slice() => {
                 Cached::Valid(path.to_path_buf())
             }
             _ => Cached::Corrupt,
@@ -119,6 +138,82 @@ impl CompileCache {
             let _ = std::fs::remove_file(&tmp.0);
         })
     }
+}
+
+/// Checks that only this user (and root) can change what is in `dir`, creating it
+/// `0700` when it does not exist.
+pub fn check_private(dir: &Path) -> Result<(), String> {
+    use std::os::unix::fs::{DirBuilderExt, MetadataExt};
+    let me = rustix::process::geteuid().as_raw();
+    if std::fs::symlink_metadata(dir).is_err() {
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)
+            .map_err(|e| format!("cannot create it: {e}"))?;
+    }
+    let meta = std::fs::symlink_metadata(dir).map_err(|e| format!("cannot read it: {e}"))?;
+    if meta.file_type().is_symlink() {
+        return Err("it is a symbolic link".into());
+    }
+    if !meta.is_dir() {
+        return Err("it is not a directory".into());
+    }
+    if meta.uid() != me {
+        return Err(format!(
+            "it belongs to uid {}, not to you (uid {me})",
+            meta.uid()
+        ));
+    }
+    if meta.mode() & 0o022 != 0 {
+        return Err(format!(
+            "it is writable by group or others (mode {:o})",
+            meta.mode() & 0o7777
+        ));
+    }
+    let canonical = dir
+        .canonicalize()
+        .map_err(|e| format!("cannot resolve it: {e}"))?;
+    for parent in canonical.ancestors().skip(1) {
+        let meta = std::fs::metadata(parent)
+            .map_err(|e| format!("cannot read {}: {e}", parent.display()))?;
+        let owner_ok = meta.uid() == me || meta.uid() == 0;
+        let shared_write = meta.mode() & 0o022 != 0 && meta.mode() & 0o1000 == 0;
+        if !owner_ok || shared_write {
+            return Err(format!(
+                "{} can be changed by other users (owner uid {}, mode {:o})",
+                parent.display(),
+                meta.uid(),
+                meta.mode() & 0o7777
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Reads a cache file: `Ok(None)` when absent, `Err` when it is not a regular file
+/// of this user that only this user can write (treated as corrupt: recompiled and
+/// replaced).
+fn read_private_file(path: &Path) -> Result<Option<Vec<u8>>, ()> {
+    use std::io::Read;
+    use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+    let mut file = match std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32)
+        .open(path)
+    {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(_) => return Err(()),
+    };
+    let meta = file.metadata().map_err(|_| ())?;
+    let me = rustix::process::geteuid().as_raw();
+    if !meta.is_file() || meta.uid() != me || meta.mode() & 0o022 != 0 {
+        return Err(());
+    }
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes).map_err(|_| ())?;
+    Ok(Some(bytes))
 }
 
 fn sidecar(path: &Path) -> PathBuf {

@@ -82,6 +82,8 @@ pub struct Shared {
     pub module_linker: wasmtime::Linker<ModuleState>,
     /// The compile cache, if enabled.
     pub cache: Option<CompileCache>,
+    /// Why the configured compile cache is not used, if it is not.
+    pub cache_refused: Option<String>,
 }
 
 impl std::fmt::Debug for Shared {
@@ -113,11 +115,16 @@ impl Shared {
             component_linker(&engine).map_err(|e| format!("cannot link WASI: {e}"))?;
         let module_linker = module_linker(&engine).map_err(|e| format!("cannot link WASI: {e}"))?;
         spawn_ticker(&engine);
+        let (cache, cache_refused) = match options.cache_dir.clone() {
+            Some(dir) => match CompileCache::new(dir, &engine) {
+                Ok(cache) => (Some(cache), None),
+                Err(problem) => (None, Some(problem)),
+            },
+            None => (None, None),
+        };
         Ok(Shared {
-            cache: options
-                .cache_dir
-                .clone()
-                .map(|dir| CompileCache::new(dir, &engine)),
+            cache,
+            cache_refused,
             slots: Arc::new(Semaphore::new(options.slots.max(1) as usize)),
             engine,
             pooled,

@@ -15,6 +15,12 @@
 //!
 //! Preview-1 modules get the whole `wasi_snapshot_preview1` module; its socket
 //! functions only work on sockets handed in as preopens, and hookhost hands in none.
+//!
+//! One function is replaced in both: **creating a symbolic link** always fails with
+//! "not permitted". cap-std keeps the guest itself from following a link out of its
+//! preopen, but a link is data that the agent and command hooks would follow later:
+//! `rel-link -> ../../../etc/passwd` planted in a writable preopen would point them
+//! anywhere. A policy never needs to create one.
 
 use wasmtime::Engine;
 use wasmtime::component::Linker as ComponentLinker;
@@ -37,16 +43,43 @@ pub fn is_granted(import: &str) -> bool {
         .any(|prefix| import.starts_with(prefix))
 }
 
-/// The component linker: all of WASI 0.2, network denied by the context.
+/// The `wasi:filesystem/types` instance wasmtime-wasi links (guests importing an
+/// older 0.2.x resolve to it); `symlink_is_refused` tests catch a version change.
+const FILESYSTEM_TYPES: &str = "wasi:filesystem/types@0.2.12";
+
+/// WASI preview-1 `errno::perm`.
+const P1_ERRNO_PERM: i32 = 63;
+
+/// The component linker: all of WASI 0.2, network denied by the context, symlink
+/// creation refused.
 pub fn component_linker(engine: &Engine) -> wasmtime::Result<ComponentLinker<ComponentState>> {
+    use wasmtime::component::Resource;
+    use wasmtime_wasi::p2::bindings::filesystem::types::{Descriptor, ErrorCode};
     let mut linker = ComponentLinker::new(engine);
     wasmtime_wasi::p2::add_to_linker_async(&mut linker)?;
+    linker.allow_shadowing(true);
+    linker.instance(FILESYSTEM_TYPES)?.func_wrap(
+        "[method]descriptor.symlink-at",
+        |_store, _params: (Resource<Descriptor>, String, String)| {
+            Ok((Err::<(), _>(ErrorCode::NotPermitted),))
+        },
+    )?;
+    linker.allow_shadowing(false);
     Ok(linker)
 }
 
-/// The preview-1 module linker.
+/// The preview-1 module linker, symlink creation refused.
 pub fn module_linker(engine: &Engine) -> wasmtime::Result<wasmtime::Linker<ModuleState>> {
     let mut linker = wasmtime::Linker::new(engine);
     wasmtime_wasi::p1::add_to_linker_async(&mut linker, |s: &mut ModuleState| &mut s.wasi)?;
+    linker.allow_shadowing(true);
+    linker.func_wrap(
+        "wasi_snapshot_preview1",
+        "path_symlink",
+        |_: wasmtime::Caller<'_, ModuleState>, _: i32, _: i32, _: i32, _: i32, _: i32| {
+            P1_ERRNO_PERM
+        },
+    )?;
+    linker.allow_shadowing(false);
     Ok(linker)
 }

@@ -19,6 +19,7 @@ pub mod limits;
 pub mod linker;
 pub mod pipe;
 pub mod plugin;
+pub mod preopen;
 pub mod sandbox;
 
 use std::sync::Arc;
@@ -50,6 +51,11 @@ impl WasmEngine {
     /// Whether the pooling allocator is in use.
     pub fn is_pooled(&self) -> bool {
         self.shared.pooled
+    }
+
+    /// Why the configured compile cache is not used, if it is not.
+    pub fn cache_refused(&self) -> Option<&str> {
+        self.shared.cache_refused.as_deref()
     }
 
     /// Loads a plugin.

@@ -23,7 +23,7 @@ use super::detect::{WasmKind, imports};
 use super::engine::Shared;
 use super::limits::Limiter;
 use super::linker::is_granted;
-use super::sandbox::{ComponentState, ModuleState, context};
+use super::sandbox::{ComponentState, MAX_GUEST_HANDLES, ModuleState, context};
 use crate::config::PluginConfig;
 use crate::runner::{HookFailure, RawOutcome, RunContext, Status};
 
@@ -225,9 +225,11 @@ impl Plugin {
         let limiter = Limiter::new(self.config.memory_limit);
         match &self.entry {
             Entry::Component(pre) => {
+                let mut table = wasmtime::component::ResourceTable::new();
+                table.set_max_capacity(MAX_GUEST_HANDLES);
                 let state = ComponentState {
                     wasi: builder.build(),
-                    table: wasmtime::component::ResourceTable::new(),
+                    table,
                     limiter,
                 };
                 let mut store = self.store(state, |s| &mut s.limiter);
@@ -245,10 +247,11 @@ impl Plugin {
                 (status, self.fuel_used(&store))
             }
             Entry::Module(pre) => {
-                let state = ModuleState {
-                    wasi: builder.build_p1(),
-                    limiter,
-                };
+                let mut wasi = builder.build_p1();
+                wasmtime_wasi::WasiView::ctx(&mut wasi)
+                    .table
+                    .set_max_capacity(MAX_GUEST_HANDLES);
+                let state = ModuleState { wasi, limiter };
                 let mut store = self.store(state, |s| &mut s.limiter);
                 let result = async {
                     let instance = pre.instantiate_async(&mut store).await?;

@@ -5,7 +5,8 @@
 //! hook's `args`, real clocks and randomness, and the hook's `preopens` — read-only
 //! unless `writable`. wasmtime-wasi opens preopens through cap-std, so `..` and
 //! symlinks cannot leave them. It gets no inherited environment, arguments, files or
-//! network: the socket interfaces are not even linked (see [`super::linker`]).
+//! network: the socket interfaces are linked in deny-all mode (see [`super::linker`]).
+//! It holds at most [`MAX_GUEST_HANDLES`] resources at once.
 
 use std::sync::Arc;
 
@@ -16,6 +17,12 @@ use wasmtime_wasi::p2::pipe::MemoryInputPipe;
 use wasmtime_wasi::{FsPerms, WasiCtx, WasiCtxBuilder, WasiCtxView, WasiView};
 
 use super::limits::Limiter;
+
+/// The most resources (open files and directories, streams, pollables) one call may
+/// hold at once. Open files are host descriptors: without a cap, one plugin with a
+/// preopen could open files until the *host* hits `EMFILE`, and the next command
+/// hook could not even start. Real guests hold a few dozen.
+pub const MAX_GUEST_HANDLES: usize = 512;
 use super::pipe::CappedPipe;
 use crate::config::PluginConfig;
 

@@ -22,6 +22,8 @@
 //! | `listdir`      | list `path` (default `/`); `listdir ok: a,b` sorted / `listdir error: …` |
 //! | `env`          | `systemMessage` = every `NAME=value` the guest sees, sorted, one per line |
 //! | `args`         | `systemMessage` = the arguments as a JSON array                      |
+//! | `symlink`      | create a symlink at `path` pointing to `content`; `symlink ok` / `symlink error: …` |
+//! | `openmany`     | open `path` (a file) again and again, keeping every handle; `opened N: <error>` |
 //!
 //! `path` and `content` are read from `tool_input`, else from the top level.
 
@@ -47,6 +49,8 @@ const MODES: &[&str] = &[
     "listdir",
     "env",
     "args",
+    "symlink",
+    "openmany",
 ];
 
 /// A string field from `tool_input`, else from the top level of the input.
@@ -82,6 +86,30 @@ fn recurse(depth: u64) -> u64 {
     let below = recurse(black_box(depth + 1));
     black_box(&frame);
     below.wrapping_add(u64::from(frame[0]))
+}
+
+#[link(wasm_import_module = "wasi_snapshot_preview1")]
+unsafe extern "C" {
+    /// WASI preview 1 `path_symlink`; a wasm32-wasip2 component gets it through the
+    /// preview-1 adapter, so one call serves both builds (`std::os::wasi::fs::
+    /// symlink_path` is unstable).
+    #[link_name = "path_symlink"]
+    fn wasi_path_symlink(
+        target: *const u8,
+        target_len: usize,
+        fd: u32,
+        link: *const u8,
+        link_len: usize,
+    ) -> i32;
+}
+
+/// Creates `link` (relative to the first preopen, descriptor 3) pointing to `target`;
+/// returns the WASI errno (0 = done).
+fn symlink_in_first_preopen(target: &str, link: &str) -> i32 {
+    let link = link.trim_start_matches('/');
+    let link = link.split_once('/').map_or(link, |(_, rest)| rest);
+    // SAFETY: both pointers come from live `&str`s with their exact lengths.
+    unsafe { wasi_path_symlink(target.as_ptr(), target.len(), 3, link.as_ptr(), link.len()) }
 }
 
 fn message(out: String) -> HookResult {
@@ -165,6 +193,27 @@ fn adversary(input: HookInput) -> HookResult {
         "args" => {
             let args: Vec<String> = std::env::args().collect();
             message(hookhost_guest::serde_json::to_string(&args)?)
+        }
+        "symlink" => {
+            let target = field(&input, "content").unwrap_or_default();
+            message(match symlink_in_first_preopen(&target, &path.unwrap_or_default()) {
+                0 => "symlink ok".to_owned(),
+                errno => format!("symlink error: errno {errno}"),
+            })
+        }
+        "openmany" => {
+            let path = path.unwrap_or_default();
+            let mut open = Vec::new();
+            let error = loop {
+                if open.len() >= 200_000 {
+                    break "no error".to_owned();
+                }
+                match std::fs::File::open(&path) {
+                    Ok(file) => open.push(file),
+                    Err(e) => break e.to_string(),
+                }
+            };
+            message(format!("opened {}: {error}", open.len()))
         }
         other => Err(format!("adversary: unknown mode {other:?}").into()),
     }

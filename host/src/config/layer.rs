@@ -1,0 +1,181 @@
+//! Layering the switches of several settings files: who may turn hooks on or off,
+//! require trust, or disable single hooks.
+//!
+//! Files come in priority order (project > user > system > extensions, or the order
+//! of `--settings`). A file that comes with the repository (project settings, an
+//! extension) is not the user's: it must never silently switch off the user's guards.
+//!
+//! * `tools.requireHookTrust` is read from the user's own files only (user, system,
+//!   explicit). A user or system file that cannot be read or parsed keeps trust
+//!   required: a typo in `~/.llxprt/settings.json` must not let a repository's hooks
+//!   run unreviewed.
+//! * `tools.enableHooks` (and Gemini CLI's `hooksConfig.enabled` / `hooks.enabled`):
+//!   the highest-priority file that sets it wins, as specified (seeds/001 §6.3) —
+//!   except that when the user's own files turn hooks on and trust is required, a
+//!   repository's `false` switches off only the repository's hooks. Without trust
+//!   required a repository may still switch everything off, but never silently: a
+//!   warning names the file and how many of the user's hooks it silenced.
+//! * `disabled` lists (Gemini CLI): a repository's list applies to repository hooks;
+//!   naming a hook of the user's files is refused with trust required and loudly
+//!   reported without.
+
+use std::sync::Arc;
+
+use super::diagnostic::Diagnostic;
+use super::hook::HookKind;
+use super::source::{SettingsSource, SourceKind};
+use super::validate::{HookEntry, ParsedSettings};
+
+/// What one file says about the switches, kept until every file is read.
+pub(super) struct FileSwitches {
+    source: Arc<SettingsSource>,
+    enable_hooks: Option<bool>,
+    require_trust: Option<bool>,
+    unreadable: bool,
+    disabled: Vec<String>,
+}
+
+impl FileSwitches {
+    /// Takes the switches out of a parsed file (its entries stay).
+    pub(super) fn take(source: &Arc<SettingsSource>, parsed: &mut ParsedSettings) -> Self {
+        FileSwitches {
+            source: Arc::clone(source),
+            enable_hooks: parsed.enable_hooks,
+            require_trust: parsed.require_trust,
+            unreadable: parsed.unreadable,
+            disabled: std::mem::take(&mut parsed.disabled),
+        }
+    }
+}
+
+/// The switches after layering.
+pub(super) struct Layered {
+    pub enabled: bool,
+    pub require_trust: bool,
+}
+
+/// Layers the switches of `files` (priority order) and filters `entries` by them.
+pub(super) fn layer(
+    files: &[FileSwitches],
+    entries: &mut Vec<HookEntry>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Layered {
+    let require_trust = require_trust(files, diagnostics);
+    let users_on = files
+        .iter()
+        .filter(|f| !f.source.is_repository_scope())
+        .find_map(|f| f.enable_hooks)
+        == Some(true);
+    let first_setting = files
+        .iter()
+        .filter(|f| !matches!(f.source.kind, SourceKind::Extension(_)))
+        .find(|f| f.enable_hooks.is_some());
+    let mut enabled = first_setting.and_then(|f| f.enable_hooks).unwrap_or(false);
+    if let Some(off) = first_setting.filter(|f| f.source.is_repository_scope() && !enabled)
+        && users_on
+    {
+        let silenced = entries
+            .iter()
+            .filter(|e| !e.source.is_repository_scope())
+            .count();
+        if require_trust {
+            enabled = true;
+            entries.retain(|e| !e.source.is_repository_scope());
+            diagnostics.push(Diagnostic::warning(format!(
+                "{}: hooks switched off here apply to this repository's hooks only; \
+                 the {silenced} hooks of your own settings keep running \
+                 (a repository cannot switch off your hooks while tools.requireHookTrust is on)",
+                off.source
+            )));
+        } else if silenced > 0 {
+            diagnostics.push(Diagnostic::error(format!(
+                "{}: this repository switches hooks off, so the {silenced} hooks of your own \
+                 settings (user/system) will NOT run; set tools.requireHookTrust in your user \
+                 settings to keep a repository from switching off your hooks",
+                off.source
+            )));
+        }
+    }
+    apply_disabled(files, entries, require_trust, diagnostics);
+    Layered {
+        enabled,
+        require_trust,
+    }
+}
+
+/// `tools.requireHookTrust` from the user's own files, failing closed.
+fn require_trust(files: &[FileSwitches], diagnostics: &mut Vec<Diagnostic>) -> bool {
+    let mut required = None;
+    for file in files {
+        if file.source.is_repository_scope() {
+            if file.require_trust.is_some() {
+                diagnostics.push(Diagnostic::warning(format!(
+                    "{}: tools.requireHookTrust: ignored here; only user, system or explicit settings can set it",
+                    file.source
+                )));
+            }
+            continue;
+        }
+        if required.is_some() {
+            continue;
+        }
+        if file.unreadable {
+            // We cannot know what the file asked for; assume the safer answer.
+            diagnostics.push(Diagnostic::warning(format!(
+                "{}: could not be read, so project and extension hooks need approval \
+                 (`hookhost trust`) until it is fixed (trust is required when unsure)",
+                file.source
+            )));
+            required = Some(true);
+        } else {
+            required = file.require_trust;
+        }
+    }
+    required.unwrap_or(false)
+}
+
+/// Drops the hooks that `disabled` lists name (by name or command string).
+fn apply_disabled(
+    files: &[FileSwitches],
+    entries: &mut Vec<HookEntry>,
+    require_trust: bool,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    if files.iter().all(|f| f.disabled.is_empty()) {
+        return;
+    }
+    entries.retain(|entry| {
+        let command = match &entry.spec.kind {
+            HookKind::Command { command } => Some(command.as_str()),
+            HookKind::Plugin(_) => None,
+        };
+        let names = |d: &String| *d == entry.spec.name || Some(d.as_str()) == command;
+        let Some(by) = files.iter().find(|f| f.disabled.iter().any(names)) else {
+            return true;
+        };
+        let what = format!("{}: {}", entry.source, entry.location);
+        let name = &entry.spec.name;
+        if !by.source.is_repository_scope() || entry.source.is_repository_scope() {
+            diagnostics.push(Diagnostic::warning(format!(
+                "{what}: hook {name:?} is disabled by {}",
+                by.source
+            )));
+            false
+        } else if require_trust {
+            diagnostics.push(Diagnostic::warning(format!(
+                "{}: disabled: cannot disable {what} (hook {name:?}) of your own settings \
+                 while tools.requireHookTrust is on; it keeps running",
+                by.source
+            )));
+            true
+        } else {
+            diagnostics.push(Diagnostic::error(format!(
+                "{}: disabled: this repository switches off {what} (hook {name:?}) of your own \
+                 settings; it will NOT run (set tools.requireHookTrust in your user settings to \
+                 prevent this)",
+                by.source
+            )));
+            false
+        }
+    });
+}

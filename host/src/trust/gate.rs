@@ -1,0 +1,165 @@
+//! The trust gate: which configured hooks may be built at all.
+//!
+//! It runs on the hook *entries*, before anything is loaded: an unapproved project
+//! plugin is never read past its digest, compiled, cached, or allowed to size the
+//! shared Wasm engine (one plugin asking for 2^64 bytes of memory must not break the
+//! user's guards). With trust not required every hook is admitted.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value, json};
+use sha2::{Digest, Sha256};
+
+use super::scripts::pinned_scripts;
+use super::{TrustKey, TrustStore, needs_trust};
+use crate::config::{Diagnostic, HookEntry, HookKind, PluginConfig};
+
+/// Plugin files larger than this are not hashed for approval (and not loaded).
+const MAX_HASHED_BYTES: u64 = 512 * 1024 * 1024;
+
+/// Admits or skips hooks by their approval when trust is required.
+pub(crate) struct TrustGate {
+    store: Option<TrustStore>,
+    project_dir: PathBuf,
+    /// Hooks skipped, with what `hookhost trust` shows for each.
+    pub(crate) untrusted: Vec<(TrustKey, String)>,
+}
+
+impl TrustGate {
+    /// A gate; with `required` false it admits everything.
+    pub(crate) fn new(
+        required: bool,
+        project_dir: &Path,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> TrustGate {
+        let store = required.then(|| {
+            TrustStore::load().unwrap_or_else(|e| {
+                // Fail closed: with an unreadable store nothing is approved.
+                diagnostics.push(Diagnostic::error(format!("trust: {e}")));
+                TrustStore::default()
+            })
+        });
+        TrustGate {
+            store,
+            project_dir: project_dir.to_path_buf(),
+            untrusted: Vec::new(),
+        }
+    }
+
+    /// Whether `entry` may be built; a skipped hook gets a warning that says how to
+    /// approve it.
+    pub(crate) fn admits(&mut self, entry: &HookEntry, diagnostics: &mut Vec<Diagnostic>) -> bool {
+        let Some(store) = &self.store else {
+            return true;
+        };
+        if !needs_trust(&entry.source) {
+            return true;
+        }
+        let scope = entry.source.base_dir.clone();
+        let (key, shown) = match &entry.spec.kind {
+            HookKind::Command { command } => {
+                let roots = [self.project_dir.as_path(), scope.as_path()];
+                let scripts = pinned_scripts(command, &self.project_dir, &roots);
+                let shown = if scripts.is_empty() {
+                    format!("command {command:?}")
+                } else {
+                    let names: Vec<&str> = scripts.keys().map(String::as_str).collect();
+                    format!("command {command:?} (scripts pinned: {})", names.join(", "))
+                };
+                let key = TrustKey::Command {
+                    scope,
+                    command: command.clone(),
+                    scripts,
+                };
+                (key, shown)
+            }
+            HookKind::Plugin(config) => match file_digest(&config.path) {
+                Ok(sha256) => {
+                    let grants = grants(config);
+                    let shown = format!(
+                        "plugin {} sha256 {} with grants {grants}",
+                        config.path.display(),
+                        hex::encode(sha256)
+                    );
+                    let key = TrustKey::Plugin {
+                        scope,
+                        sha256,
+                        grants,
+                    };
+                    (key, shown)
+                }
+                Err(e) => {
+                    diagnostics.push(Diagnostic::warning(format!(
+                        "{}: {}: plugin {} cannot be reviewed ({e}); skipped",
+                        entry.source,
+                        entry.location,
+                        config.path.display()
+                    )));
+                    return false;
+                }
+            },
+        };
+        if store.is_trusted(&key) {
+            return true;
+        }
+        let again = match &key {
+            TrustKey::Plugin { sha256, .. } if store.approved_by_digest_only(sha256) => {
+                " (approved before by digest alone; approvals now also cover the grants)"
+            }
+            _ => "",
+        };
+        diagnostics.push(Diagnostic::warning(format!(
+            "{}: {}: untrusted {} hook {:?} skipped{again}; review it, then run \
+             `hookhost trust --project-dir {}` to approve it",
+            entry.source,
+            entry.location,
+            entry.spec.type_name(),
+            entry.spec.name,
+            self.project_dir.display()
+        )));
+        let what = format!(
+            "{}: {}: {} hook {:?}: {shown}",
+            entry.source,
+            entry.location,
+            entry.spec.type_name(),
+            entry.spec.name
+        );
+        self.untrusted.push((key, what));
+        false
+    }
+}
+
+/// What a plugin is granted, as canonical JSON (env sorted by name).
+fn grants(config: &PluginConfig) -> String {
+    let mut env: Vec<&(String, String)> = config.env.iter().collect();
+    env.sort();
+    let env: Map<String, Value> = env
+        .into_iter()
+        .map(|(k, v)| (k.clone(), Value::from(v.as_str())))
+        .collect();
+    let preopens: Vec<Value> = config
+        .preopens
+        .iter()
+        .map(
+            |p| json!({"host": p.host.to_string_lossy(), "guest": p.guest, "writable": p.writable}),
+        )
+        .collect();
+    json!({"preopens": preopens, "env": env, "args": config.args}).to_string()
+}
+
+/// The SHA-256 of a plugin file, read in a stream with a bound.
+fn file_digest(path: &Path) -> Result<[u8; 32], String> {
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read: {e}"))?;
+    if !meta.is_file() {
+        return Err("not a regular file".into());
+    }
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read: {e}"))?;
+    let mut hasher = Sha256::new();
+    let read = std::io::copy(&mut file.take(MAX_HASHED_BYTES + 1), &mut hasher)
+        .map_err(|e| format!("cannot read: {e}"))?;
+    if read > MAX_HASHED_BYTES {
+        return Err(format!("larger than {MAX_HASHED_BYTES} bytes"));
+    }
+    Ok(hasher.finalize().into())
+}
