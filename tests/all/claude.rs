@@ -350,12 +350,15 @@ fn hookhost_hook_answers_gemini_cli_like_a_gemini_hook() {
 
 #[test]
 fn hookhost_hook_does_not_recurse() {
+    // HOOKHOST_ACTIVE names the hookhost that started this process (here: the test
+    // process stands in for it); only then is `hookhost hook` a no-op.
     let p = Project::new();
     p.settings(json!({"BeforeTool": [{"hooks": [{"type": "command", "command": "echo '{\"decision\":\"deny\"}'"}]}]}));
+    let parent = std::process::id().to_string();
     let run = hook_cmd(
         &p,
         json!({"hook_event_name": "BeforeTool", "tool_name": "x"}),
-        &[("HOOKHOST_ACTIVE", "1")],
+        &[("HOOKHOST_ACTIVE", &parent)],
     );
     assert_eq!(run.code, 0);
     assert_eq!(run.stdout_text().trim(), "{}");

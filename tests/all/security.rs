@@ -109,10 +109,6 @@ fn without_trust_required_a_project_switching_off_the_users_hooks_is_loud() {
     // The project may (LLxprt semantics), but never silently.
     assert_eq!(fired.code, 0, "{fired:#?}");
     assert!(fired.stderr.contains("will NOT run"), "{}", fired.stderr);
-    assert!(
-        fired.errors().iter().any(|e| e.contains("will NOT run")),
-        "{fired:#?}"
-    );
 
     let p = Project::new();
     user_guard(&p, false);

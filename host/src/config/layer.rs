@@ -88,7 +88,9 @@ pub(super) fn layer(
                 off.source
             )));
         } else if silenced > 0 {
-            diagnostics.push(Diagnostic::error(format!(
+            // A warning, not an error: the project may do this (seeds/001 §6.3), and
+            // a fire still succeeds; but it is said on every fire and by `check`.
+            diagnostics.push(Diagnostic::warning(format!(
                 "{}: this repository switches hooks off, so the {silenced} hooks of your own \
                  settings (user/system) will NOT run; set tools.requireHookTrust in your user \
                  settings to keep a repository from switching off your hooks",
@@ -157,7 +159,7 @@ fn apply_disabled(
         let name = &entry.spec.name;
         if !by.source.is_repository_scope() || entry.source.is_repository_scope() {
             diagnostics.push(Diagnostic::warning(format!(
-                "{what}: hook {name:?} is disabled by {}",
+                "{what}: hook {name:?} is disabled by settings ({})",
                 by.source
             )));
             false
@@ -169,7 +171,7 @@ fn apply_disabled(
             )));
             true
         } else {
-            diagnostics.push(Diagnostic::error(format!(
+            diagnostics.push(Diagnostic::warning(format!(
                 "{}: disabled: this repository switches off {what} (hook {name:?}) of your own \
                  settings; it will NOT run (set tools.requireHookTrust in your user settings to \
                  prevent this)",

@@ -82,9 +82,11 @@ fn read_text(path: &Path) -> Result<String, String> {
     if !meta.is_file() {
         return Err("not a regular file".to_owned());
     }
-    let too_big = || format!("file is larger than the {MAX_SETTINGS_BYTES}-byte limit");
     if meta.len() > MAX_SETTINGS_BYTES {
-        return Err(too_big());
+        return Err(format!(
+            "file is {} bytes, larger than the {MAX_SETTINGS_BYTES}-byte limit",
+            meta.len()
+        ));
     }
     // The reported size is not the truth for every "regular" file (`/proc/self/pagemap`
     // says 0 and never ends): bound the read itself.
@@ -94,7 +96,9 @@ fn read_text(path: &Path) -> Result<String, String> {
         .read_to_end(&mut bytes)
         .map_err(|e| format!("cannot read: {e}"))?;
     if bytes.len() as u64 > MAX_SETTINGS_BYTES {
-        return Err(too_big());
+        return Err(format!(
+            "file is larger than the {MAX_SETTINGS_BYTES}-byte limit"
+        ));
     }
     String::from_utf8(bytes).map_err(|e| format!("not UTF-8: {e}"))
 }
