@@ -257,13 +257,14 @@ impl HookSystem {
         self.events[event.index()].iter().map(|r| r.hook.as_ref())
     }
 
-    /// Whether a fire of `event` with this tool name would run any hook. Allocates
-    /// nothing.
-    pub fn has_hooks(&self, event: HookEvent, tool_name: Option<&str>) -> bool {
+    /// Whether a fire of `event` would run any hook; `subject` is the value of the
+    /// event's matcher field ([`HookEvent::matcher_field`]: the tool name, or
+    /// SessionStart's `source` …). Allocates nothing.
+    pub fn has_hooks(&self, event: HookEvent, subject: Option<&str>) -> bool {
         self.enabled
             && self.events[event.index()]
                 .iter()
-                .any(|r| r.selects(tool_name))
+                .any(|r| r.selects(subject))
     }
 
     /// Fires `event` with `input` (the event's fields; missing base fields are added).
@@ -271,8 +272,7 @@ impl HookSystem {
         if !self.enabled {
             return AggregatedHookResult::empty();
         }
-        let tool_name = input.get("tool_name").and_then(Value::as_str);
-        let Some(plan) = self.events[event.index()].plan(tool_name) else {
+        let Some(plan) = self.events[event.index()].plan(subject(event, &input)) else {
             return AggregatedHookResult::empty();
         };
         self.run_plan(event, plan, input).await
@@ -288,8 +288,7 @@ impl HookSystem {
         if !self.enabled {
             return AggregatedHookResult::empty();
         }
-        let tool_name = input.get("tool_name").and_then(Value::as_str);
-        let Some(plan) = self.events[event.index()].plan(tool_name) else {
+        let Some(plan) = self.events[event.index()].plan(subject(event, input)) else {
             return AggregatedHookResult::empty();
         };
         self.run_plan(event, plan, input.clone()).await
@@ -311,7 +310,7 @@ impl HookSystem {
         event: HookEvent,
         input: Map<String, Value>,
     ) -> AggregatedHookResult {
-        if !self.has_hooks(event, input.get("tool_name").and_then(Value::as_str)) {
+        if !self.has_hooks(event, subject(event, &input)) {
             return AggregatedHookResult::empty();
         }
         match tokio::runtime::Builder::new_current_thread()
@@ -464,6 +463,7 @@ fn collect(event: HookEvent, executions: Vec<HookExecutionResult>) -> Aggregated
         .filter_map(|e| e.enforced_output())
         .collect();
     result.final_output = aggregate::merge(event, &enforced.iter().collect::<Vec<_>>());
+    keep_failure_block(&executions, &mut result.final_output);
     // allOutputs shows what each hook said, monitor-mode blocks included (marked).
     result.all_outputs = executions
         .iter()
@@ -477,6 +477,28 @@ fn collect(event: HookEvent, executions: Vec<HookExecutionResult>) -> Aggregated
         .collect();
     result.executions = executions;
     result
+}
+
+/// The value of the event's matcher field in `input`, if it is a string.
+fn subject(event: HookEvent, input: &Map<String, Value>) -> Option<&str> {
+    input.get(event.matcher_field()?)?.as_str()
+}
+
+/// A `failurePolicy: "block"` block is the host's verdict on a failed hook, not an
+/// answer: field replacement (BeforeModel, AfterModel) must not let a later hook's
+/// `allow` undo it.
+fn keep_failure_block(executions: &[HookExecutionResult], output: &mut HookOutput) {
+    if output.is_block() {
+        return;
+    }
+    let failed_closed = executions
+        .iter()
+        .filter(|e| e.error.is_some() && e.blocks())
+        .find_map(|e| e.output.as_ref());
+    if let Some(block) = failed_closed {
+        output.decision = block.decision;
+        output.reason.clone_from(&block.reason);
+    }
 }
 
 /// After a sequential chain, the chained input *is* the final modification: report it

@@ -386,19 +386,21 @@ impl Walker<'_> {
                 return;
             }
         };
-        let (matcher, matcher_warning) = Matcher::compile(matcher_raw);
-        if let Some(warning) = matcher_warning {
-            self.warning(&format!("{at}.matcher"), warning);
-        }
-        if matcher_raw.is_some() && !event.has_tool_name() && !matcher.is_all() {
-            self.warning(
-                &format!("{at}.matcher"),
-                format!("{event} has no tool name; the matcher is ignored"),
-            );
-        }
         let matcher = if event.has_tool_name() {
+            let (matcher, warning) = Matcher::compile(matcher_raw);
+            if let Some(warning) = warning {
+                self.warning(&format!("{at}.matcher"), warning);
+            }
             matcher
+        } else if event.matcher_field().is_some() {
+            Matcher::exact(matcher_raw)
         } else {
+            if !Matcher::exact(matcher_raw).is_all() {
+                self.warning(
+                    &format!("{at}.matcher"),
+                    format!("{event} has no tool name; the matcher is ignored"),
+                );
+            }
             Matcher::All
         };
         for (h, hook) in hooks.iter().enumerate() {
