@@ -12,7 +12,9 @@
 //! * **Field replacement** — BeforeModel, AfterModel: the last hook in execution
 //!   order wins for each field it sets, the decision and `continue` included (a later
 //!   `allow` replaces an earlier `block`, seeds/001 §7.3, §8.1); fields it does not
-//!   set survive; `hookSpecificOutput` is shallow-merged.
+//!   set survive; `hookSpecificOutput` is shallow-merged. [`keep_blocks`] then puts
+//!   back what must not be replaced: a `failurePolicy: "block"` block, and with
+//!   `tools.stickyHookBlocks` every block and `continue: false`.
 //! * **Union** — BeforeToolSelection: `allowedFunctionNames` are unioned and sorted;
 //!   the mode is the most restrictive (`NONE` > `ANY` > `AUTO`); with `NONE` the list
 //!   is empty. Common fields follow OR logic.
@@ -28,6 +30,7 @@ use serde_json::{Map, Value};
 
 use crate::event::HookEvent;
 use crate::output::{Decision, HookOutput};
+use crate::runner::HookExecutionResult;
 
 /// How an event's outputs are merged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -158,6 +161,38 @@ fn merge_common(outputs: &[&HookOutput]) -> HookOutput {
     }
     merged.hook_specific_output = specific;
     merged
+}
+
+/// Blocks a later answer must not undo under field replacement (BeforeModel,
+/// AfterModel; under OR logic every block and stop is kept anyway): the block of a
+/// failed hook with `failurePolicy: "block"` — the host's verdict, not an answer — and,
+/// with `tools.stickyHookBlocks`, every enforced block and `continue: false`.
+pub fn keep_blocks(executions: &[HookExecutionResult], output: &mut HookOutput, sticky: bool) {
+    let enforced = || {
+        executions
+            .iter()
+            .filter(|e| !e.monitor)
+            .filter_map(|e| Some((e, e.output.as_ref()?)))
+    };
+    if !output.is_block() {
+        let kept: Vec<&HookOutput> = enforced()
+            .filter(|(e, o)| (sticky || e.error.is_some()) && o.is_block())
+            .map(|(_, o)| o)
+            .collect();
+        if let Some(first) = kept.first() {
+            output.decision = first.effective_decision();
+            output.reason = join(kept.iter().filter_map(|o| o.effective_reason()));
+        }
+    }
+    if sticky
+        && !output.stops()
+        && let Some((_, stop)) = enforced().find(|(_, o)| o.stops())
+    {
+        output.continue_ = Some(false);
+        if stop.stop_reason.is_some() {
+            output.stop_reason.clone_from(&stop.stop_reason);
+        }
+    }
 }
 
 fn replace<T>(field: &mut Option<T>, value: Option<T>) {

@@ -40,6 +40,7 @@ pub struct HookSystemBuilder {
     output_cap: usize,
     enable_hooks: Option<bool>,
     require_trust: Option<bool>,
+    sticky_blocks: Option<bool>,
     trace: Option<TraceSink>,
     engine: EngineOptions,
 }
@@ -108,6 +109,14 @@ impl HookSystemBuilder {
         self
     }
 
+    /// Overrides `tools.stickyHookBlocks`: in BeforeModel and AfterModel, a block
+    /// and `continue: false` stay whatever later hooks answer, instead of the last
+    /// hook winning each field (seeds/001 §7.3).
+    pub fn sticky_blocks(mut self, sticky: bool) -> Self {
+        self.sticky_blocks = Some(sticky);
+        self
+    }
+
     /// Where to write the audit trace (default: `HOOKHOST_TRACE`, else none).
     pub fn trace(mut self, sink: Option<TraceSink>) -> Self {
         self.trace = sink;
@@ -169,6 +178,7 @@ impl HookSystemBuilder {
         HookSystem {
             enabled,
             enabled_in_settings: settings.enabled,
+            sticky_blocks: self.sticky_blocks.unwrap_or(settings.sticky_blocks),
             events,
             ctx: Arc::new(RunContext::new(project_dir, self.output_cap)),
             session_id: self.session_id.unwrap_or_else(generate_session_id),
@@ -187,6 +197,7 @@ impl HookSystemBuilder {
 pub struct HookSystem {
     enabled: bool,
     enabled_in_settings: bool,
+    sticky_blocks: bool,
     events: [EventHooks<Hook>; 11],
     ctx: Arc<RunContext>,
     session_id: String,
@@ -209,6 +220,7 @@ impl HookSystem {
             output_cap: DEFAULT_OUTPUT_CAP,
             enable_hooks: None,
             require_trust: None,
+            sticky_blocks: None,
             trace: TraceSink::from_env(),
             engine: EngineOptions::default(),
         }
@@ -338,7 +350,7 @@ impl HookSystem {
         } else {
             self.run_parallel(event, &plan.hooks, &input).await
         };
-        let mut result = collect(event, executions);
+        let mut result = collect(event, executions, self.sticky_blocks);
         if plan.sequential {
             carry_chained_fields(event, &input, &mut result.final_output);
         }
@@ -442,7 +454,11 @@ impl HookSystem {
 }
 
 /// Merges the executions of one fire into the aggregated result.
-fn collect(event: HookEvent, executions: Vec<HookExecutionResult>) -> AggregatedHookResult {
+fn collect(
+    event: HookEvent,
+    executions: Vec<HookExecutionResult>,
+    sticky_blocks: bool,
+) -> AggregatedHookResult {
     let mut result = AggregatedHookResult::empty();
     for execution in &executions {
         result.success &= execution.success;
@@ -463,7 +479,7 @@ fn collect(event: HookEvent, executions: Vec<HookExecutionResult>) -> Aggregated
         .filter_map(|e| e.enforced_output())
         .collect();
     result.final_output = aggregate::merge(event, &enforced.iter().collect::<Vec<_>>());
-    keep_failure_block(&executions, &mut result.final_output);
+    aggregate::keep_blocks(&executions, &mut result.final_output, sticky_blocks);
     // allOutputs shows what each hook said, monitor-mode blocks included (marked).
     result.all_outputs = executions
         .iter()
@@ -482,23 +498,6 @@ fn collect(event: HookEvent, executions: Vec<HookExecutionResult>) -> Aggregated
 /// The value of the event's matcher field in `input`, if it is a string.
 fn subject(event: HookEvent, input: &Map<String, Value>) -> Option<&str> {
     input.get(event.matcher_field()?)?.as_str()
-}
-
-/// A `failurePolicy: "block"` block is the host's verdict on a failed hook, not an
-/// answer: field replacement (BeforeModel, AfterModel) must not let a later hook's
-/// `allow` undo it.
-fn keep_failure_block(executions: &[HookExecutionResult], output: &mut HookOutput) {
-    if output.is_block() {
-        return;
-    }
-    let failed_closed = executions
-        .iter()
-        .filter(|e| e.error.is_some() && e.blocks())
-        .find_map(|e| e.output.as_ref());
-    if let Some(block) = failed_closed {
-        output.decision = block.decision;
-        output.reason.clone_from(&block.reason);
-    }
 }
 
 /// After a sequential chain, the chained input *is* the final modification: report it

@@ -460,3 +460,39 @@ fn after_agent_clear_context_is_an_or() {
     fired.assert_clean();
     assert_ne!(fired.specific("clearContext"), true, "{fired:#?}");
 }
+
+#[test]
+fn sticky_hook_blocks_keeps_a_before_model_block_and_stop_from_any_settings_file() {
+    let p = Project::new();
+    let a = answer(
+        &p,
+        "a.sh",
+        &json!({"decision": "block", "reason": "no model", "continue": false, "stopReason": "halt"}),
+    );
+    let b = answer(
+        &p,
+        "b.sh",
+        &json!({"decision": "allow", "reason": "fine", "continue": true, "systemMessage": "b"}),
+    );
+    let hooks = json!({"BeforeModel": [group(vec![a, b])]});
+    let input = json!({"llm_request": llm_request()});
+    // Off by default: the later hook wins.
+    let settings = p.settings(hooks);
+    assert_eq!(p.fire("BeforeModel", input.clone()).code, 0);
+
+    // On in a second, lower-priority file: the block and the stop stay.
+    let sticky = p.outside().join("sticky.json");
+    std::fs::write(
+        &sticky,
+        json!({"tools": {"stickyHookBlocks": true}}).to_string(),
+    )
+    .unwrap();
+    let fired = p.fire_settings("BeforeModel", input, &[&settings, &sticky]);
+    assert_eq!(fired.code, 2, "{fired:#?}");
+    assert!(fired.errors().is_empty(), "{fired:#?}");
+    assert_eq!(
+        fired.final_output(),
+        &json!({"decision": "block", "reason": "no model", "continue": false,
+                "stopReason": "halt", "systemMessage": "b"})
+    );
+}

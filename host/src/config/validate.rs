@@ -51,6 +51,8 @@ pub struct ParsedSettings {
     pub enable_hooks: Option<bool>,
     /// `tools.requireHookTrust`, when the file sets it.
     pub require_trust: Option<bool>,
+    /// `tools.stickyHookBlocks`, when the file sets it.
+    pub sticky_blocks: Option<bool>,
     /// Hook names (or command strings) this file disables (Gemini CLI's
     /// `hooksConfig.disabled` / `hooks.disabled`).
     pub disabled: Vec<String>,
@@ -147,6 +149,7 @@ pub fn parse_settings(
         diagnostics: Vec::new(),
     };
     parsed.require_trust = walker.require_trust(&root);
+    parsed.sticky_blocks = walker.switch(&root, "tools", "stickyHookBlocks");
     parsed.enable_hooks = match source.format {
         // `tools.enableHooks` (LLxprt), else Gemini CLI's `hooksConfig.enabled` or
         // `hooks.enabled`.
