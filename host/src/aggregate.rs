@@ -325,7 +325,11 @@ mod tests {
         assert!(!m.is_block());
         assert_eq!(m.reason.as_deref(), Some("fine"));
         assert!(!m.stops());
-        assert_eq!(m.system_message.as_deref(), Some("c"), "unset fields survive");
+        assert_eq!(
+            m.system_message.as_deref(),
+            Some("c"),
+            "unset fields survive"
+        );
         let m = merge(HookEvent::AfterModel, &[&d, &c]);
         assert!(m.is_block());
         assert_eq!(m.reason.as_deref(), Some("no model"));

@@ -304,6 +304,19 @@ mod tests {
     }
 
     #[test]
+    fn exact_matchers_are_not_regexes() {
+        let m = Matcher::exact(Some(" startup "));
+        assert!(m.matches(Some("startup")));
+        assert!(!m.matches(Some("startup2")) && !m.matches(Some("start")));
+        assert!(!m.matches(None));
+        assert!(!Matcher::exact(Some("exit")).matches(Some("prompt_input_exit")));
+        assert!(!Matcher::exact(Some("a|b")).matches(Some("a")));
+        for all in [None, Some(""), Some("*")] {
+            assert!(Matcher::exact(all).is_all());
+        }
+    }
+
+    #[test]
     fn no_match_plans_nothing() {
         let e = hooks(&[("write", false, "a")]);
         assert!(e.plan(Some("read")).is_none());

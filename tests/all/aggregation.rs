@@ -339,7 +339,10 @@ fn before_model_a_failure_policy_block_is_not_replaced_by_a_later_allow() {
     assert_eq!(fired.code, 2, "{fired:#?}");
     assert_eq!(fired.final_output()["decision"], "block");
     let reason = fired.final_output()["reason"].as_str().expect("reason");
-    assert!(reason.contains("broken.sh") && reason.contains("failurePolicy"), "{reason}");
+    assert!(
+        reason.contains("broken.sh") && reason.contains("failurePolicy"),
+        "{reason}"
+    );
 }
 
 #[test]

@@ -106,7 +106,10 @@ fn test_expect_success_is_false_for_a_block_by_exit_2() {
     // block on exit 0 is `success: true`.
     let p = Project::new();
     let by_exit = p.script("by-exit.sh", "echo 'no /etc' >&2\nexit 2");
-    let by_json = p.script("by-json.sh", r#"echo '{"decision":"block","reason":"no /tmp"}'"#);
+    let by_json = p.script(
+        "by-json.sh",
+        r#"echo '{"decision":"block","reason":"no /tmp"}'"#,
+    );
     p.settings(json!({"BeforeTool": [
         {"matcher": "write_file", "hooks": [{"type": "command", "command": by_exit}]},
         {"matcher": "replace", "hooks": [{"type": "command", "command": by_json}]}

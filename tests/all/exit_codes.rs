@@ -175,7 +175,10 @@ fn exit_2_takes_the_reason_from_stdout_json() {
     assert_eq!(fired.code, 2, "{fired:#?}");
     assert_eq!(fired.final_output()["decision"], "block");
     assert_eq!(fired.final_output()["reason"], "no writes to /etc");
-    assert!(!fired.success(), "exit 2 is success: false (seeds/001 §7.2)");
+    assert!(
+        !fired.success(),
+        "exit 2 is success: false (seeds/001 §7.2)"
+    );
     assert!(fired.errors().is_empty(), "a block is not an error");
     assert_eq!(fired.hooks()[0]["exitCode"], 2);
     assert_eq!(fired.hooks()[0]["blocked"], true);
@@ -229,7 +232,12 @@ fn double_encoded_json_on_exit_0_is_decoded_once_more() {
     assert_eq!(fired.all_outputs(), &vec![answer]);
 
     // A JSON string holding anything but an object stays plain text, quotes and all.
-    for stdout in [r#""just words""#, r#""[\"block\"]""#, r#""42""#, r#""\"{}\"""#] {
+    for stdout in [
+        r#""just words""#,
+        r#""[\"block\"]""#,
+        r#""42""#,
+        r#""\"{}\"""#,
+    ] {
         let hook = p.script("string.sh", &format!("cat <<'EOF'\n{stdout}\nEOF"));
         p.settings(json!({"BeforeTool": [group(vec![cmd(&hook)])]}));
         let fired = p.fire("BeforeTool", write_file());

@@ -177,12 +177,27 @@ fn session_start_matchers_compare_the_source_exactly() {
             .to_owned()
     };
     for (event, field, value, expected) in [
-        ("SessionStart", "source", "startup", "on-startup\non-star\non-any"),
-        ("SessionStart", "source", "resume", "on-resume\non-star\non-any"),
+        (
+            "SessionStart",
+            "source",
+            "startup",
+            "on-startup\non-star\non-any",
+        ),
+        (
+            "SessionStart",
+            "source",
+            "resume",
+            "on-resume\non-star\non-any",
+        ),
         ("SessionStart", "source", "clear", "on-star\non-any"),
         ("SessionEnd", "reason", "exit", "on-exit\non-star\non-any"),
         // `exit` is not a regex: it does not match `prompt_input_exit`.
-        ("SessionEnd", "reason", "prompt_input_exit", "on-star\non-any"),
+        (
+            "SessionEnd",
+            "reason",
+            "prompt_input_exit",
+            "on-star\non-any",
+        ),
         ("PreCompress", "trigger", "auto", "on-auto\non-star\non-any"),
     ] {
         assert_eq!(
@@ -196,6 +211,10 @@ fn session_start_matchers_compare_the_source_exactly() {
 
     let check = p.check(&[]);
     assert_eq!(check.code, 0, "{check:#?}");
-    assert!(!check.stderr.contains("matcher is ignored"), "{}", check.stderr);
+    assert!(
+        !check.stderr.contains("matcher is ignored"),
+        "{}",
+        check.stderr
+    );
     assert!(!check.stderr.contains("warning"), "{}", check.stderr);
 }

@@ -211,11 +211,7 @@ fn parse_stdout(stdout: &str, who: &str, warnings: &mut Vec<String>) -> Option<H
 
 /// Stdout that is a JSON string whose content is a JSON object: a hook that encoded
 /// its answer twice (both reference runners decode it once more).
-fn parse_double_encoded(
-    stdout: &str,
-    who: &str,
-    warnings: &mut Vec<String>,
-) -> Option<HookOutput> {
+fn parse_double_encoded(stdout: &str, who: &str, warnings: &mut Vec<String>) -> Option<HookOutput> {
     match serde_json::from_str::<Value>(stdout) {
         Ok(Value::String(inner)) => parse_json_object(&inner, who, warnings),
         _ => None,
