@@ -16,7 +16,8 @@ use hookhost::config::{
     FailurePolicy, HookKind, HookSpec, SettingsSource, SourceKind, parse_settings,
 };
 use hookhost::dialect::Dialect;
-use hookhost::output::HookOutput;
+use hookhost::aggregate::Strategy;
+use hookhost::output::{Decision, HookOutput};
 use hookhost::planner::Matcher;
 use hookhost::runner::{Captured, Hook, HookFailure, RawOutcome, Runner, Status, interpret};
 use serde_json::Value;
@@ -115,7 +116,8 @@ pub fn hook_output(data: &[u8]) {
     );
     match status {
         Status::Exited(code @ (0 | 2)) => {
-            assert!(result.success, "exit {code} is a healthy hook");
+            // seeds/001 §7.2: only exit 0 is `success`; exit 2 blocks without an error.
+            assert_eq!(result.success, code == 0, "success of exit {code}");
             assert_eq!(result.exit_code, Some(code));
             assert_eq!(result.error, None);
             if code == 2 {
@@ -212,7 +214,7 @@ pub fn settings(data: &[u8]) {
             assert!(Arc::ptr_eq(&entry.source, &source));
             assert!(entry.location.starts_with("hooks."), "{}", entry.location);
             assert!(!entry.spec.timeout.is_zero(), "a zero timeout loaded");
-            if !entry.event.has_tool_name() {
+            if entry.event.matcher_field().is_none() {
                 assert!(entry.matcher.is_all(), "a matcher on {}", entry.event);
             }
             match &entry.spec.kind {
@@ -302,21 +304,31 @@ pub fn aggregate(data: &[u8]) {
         for n in [refs.len(), refs.len().min(1), 0] {
             let inputs = &refs[..n];
             let merged = hookhost::aggregate::merge(event, inputs);
-            let any_block = inputs.iter().any(|o| o.is_block());
+            let replacing = Strategy::of(event) == Strategy::FieldReplacement;
+            // OR logic: any block blocks. Field replacement: the last decision counts.
+            let blocks = if replacing {
+                let last = inputs.iter().rev().find_map(|o| o.effective_decision());
+                last.is_some_and(Decision::is_block)
+            } else {
+                inputs.iter().any(|o| o.is_block())
+            };
             assert_eq!(
                 merged.is_block(),
-                any_block,
-                "{event}: inputs block: {any_block}; merged {merged:?} from {inputs:?}"
+                blocks,
+                "{event}: inputs block: {blocks}; merged {merged:?} from {inputs:?}"
             );
-            if any_block {
+            if blocks {
                 assert!(
                     merged.decision.is_some_and(|d| d.is_block()),
                     "{event}: a merged block has an explicit decision: {merged:?}"
                 );
             }
-            if inputs.iter().any(|o| o.stops()) {
-                assert!(merged.stops(), "{event}: continue:false was lost");
-            }
+            let stops = if replacing {
+                inputs.iter().rev().find_map(|o| o.continue_) == Some(false)
+            } else {
+                inputs.iter().any(|o| o.stops())
+            };
+            assert_eq!(merged.stops(), stops, "{event}: continue from {inputs:?}");
             if inputs.is_empty() {
                 assert_eq!(merged, HookOutput::default());
             }

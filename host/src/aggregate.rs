@@ -6,19 +6,23 @@
 //!   (the first blocking hook's `block`/`deny`), else `ask` if any hook asked, else the
 //!   last explicit allow; `reason`, `systemMessage`, `stopReason` and
 //!   `hookSpecificOutput.additionalContext` are joined with newlines in plan order;
-//!   `suppressOutput` is OR; `continue: false` wins; other `hookSpecificOutput` fields
-//!   are shallow-merged, later hooks winning.
-//! * **Field replacement** — BeforeModel, AfterModel: later hooks override earlier
-//!   ones field by field and `hookSpecificOutput` is shallow-merged. Two exceptions
-//!   keep a policy from being undone by a later hook: a block stays a block (its
-//!   reasons are kept), and `continue: false` stays.
+//!   `suppressOutput` is OR; `continue: false` wins; `hookSpecificOutput.clearContext`
+//!   is OR (AfterAgent: any `true` wins, as in both reference aggregators); other
+//!   `hookSpecificOutput` fields are shallow-merged, later hooks winning.
+//! * **Field replacement** — BeforeModel, AfterModel: the last hook in execution
+//!   order wins for each field it sets, the decision and `continue` included (a later
+//!   `allow` replaces an earlier `block`, seeds/001 §7.3, §8.1); fields it does not
+//!   set survive; `hookSpecificOutput` is shallow-merged. [`keep_blocks`] then puts
+//!   back what must not be replaced: a `failurePolicy: "block"` block, and with
+//!   `tools.stickyHookBlocks` every block and `continue: false`.
 //! * **Union** — BeforeToolSelection: `allowedFunctionNames` are unioned and sorted;
 //!   the mode is the most restrictive (`NONE` > `ANY` > `AUTO`); with `NONE` the list
 //!   is empty. Common fields follow OR logic.
 //!
 //! A hook's decision is its top-level `decision`, or, when that is absent, its
-//! `hookSpecificOutput.permissionDecision` — for every hook, not only a single one,
-//! so a Claude-style deny is never lost in a merge.
+//! `hookSpecificOutput.permissionDecision` (with `permissionDecisionReason` as its
+//! reason) — for every hook, not only a single one, so a Claude-style deny is never
+//! lost in a merge.
 
 use std::collections::BTreeSet;
 
@@ -26,6 +30,7 @@ use serde_json::{Map, Value};
 
 use crate::event::HookEvent;
 use crate::output::{Decision, HookOutput};
+use crate::runner::HookExecutionResult;
 
 /// How an event's outputs are merged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,7 +60,8 @@ pub fn merge(event: HookEvent, outputs: &[&HookOutput]) -> HookOutput {
     let mut merged = match outputs {
         [] => return HookOutput::default(),
         [single] => normalized(single),
-        _ => merge_common(outputs, strategy),
+        _ if strategy == Strategy::FieldReplacement => merge_replacing(outputs),
+        _ => merge_common(outputs),
     };
     if strategy == Strategy::ToolSelectionUnion {
         // Also for a single hook: the list is sorted and NONE empties it.
@@ -76,35 +82,43 @@ fn normalized(output: &HookOutput) -> HookOutput {
     output
 }
 
-fn merge_common(outputs: &[&HookOutput], strategy: Strategy) -> HookOutput {
-    let replace = strategy == Strategy::FieldReplacement;
+/// Field replacement: each hook's fields, its decision made explicit, overwrite the
+/// earlier ones; `hookSpecificOutput` and unknown fields merge key by key.
+fn merge_replacing(outputs: &[&HookOutput]) -> HookOutput {
+    let mut merged = HookOutput::default();
+    for output in outputs {
+        let output = normalized(output);
+        replace(&mut merged.decision, output.decision);
+        replace(&mut merged.reason, output.reason);
+        replace(&mut merged.continue_, output.continue_);
+        replace(&mut merged.stop_reason, output.stop_reason);
+        replace(&mut merged.suppress_output, output.suppress_output);
+        replace(&mut merged.system_message, output.system_message);
+        if let Some(fields) = output.hook_specific_output {
+            merged
+                .hook_specific_output
+                .get_or_insert_with(Map::new)
+                .extend(fields);
+        }
+        merged.extra.extend(output.extra);
+    }
+    merged
+}
+
+/// OR logic (also the common fields of tool selection).
+fn merge_common(outputs: &[&HookOutput]) -> HookOutput {
     let mut merged = HookOutput::default();
     let decisions: Vec<Option<Decision>> = outputs.iter().map(|o| o.effective_decision()).collect();
     let first_block = decisions.iter().flatten().copied().find(|d| d.is_block());
     merged.decision = first_block.or_else(|| {
-        if replace {
-            decisions.iter().rev().flatten().copied().next()
-        } else if decisions.contains(&Some(Decision::Ask)) {
+        if decisions.contains(&Some(Decision::Ask)) {
             Some(Decision::Ask)
         } else {
             decisions.iter().rev().flatten().copied().next()
         }
     });
-    let mut reasons = outputs.iter().zip(&decisions).filter_map(|(o, d)| {
-        // With replacement, a block keeps only the blocking hooks' reasons.
-        let keep = !(replace && first_block.is_some()) || d.is_some_and(Decision::is_block);
-        keep.then(|| o.effective_reason()).flatten()
-    });
-    merged.reason = if replace && first_block.is_none() {
-        reasons.next_back().map(str::to_owned)
-    } else {
-        join(reasons)
-    };
-    merged.system_message = if replace {
-        outputs.iter().rev().find_map(|o| o.system_message.clone())
-    } else {
-        join(outputs.iter().filter_map(|o| o.system_message.as_deref()))
-    };
+    merged.reason = join(outputs.iter().filter_map(|o| o.effective_reason()));
+    merged.system_message = join(outputs.iter().filter_map(|o| o.system_message.as_deref()));
     if outputs.iter().any(|o| o.stops()) {
         merged.continue_ = Some(false);
     } else if outputs.iter().any(|o| o.continue_ == Some(true)) {
@@ -128,18 +142,63 @@ fn merge_common(outputs: &[&HookOutput], strategy: Strategy) -> HookOutput {
             merged.extra.insert(k.clone(), v.clone());
         }
     }
-    if !replace {
+    if let Some(specific) = specific.as_mut() {
         let contexts = join(
             outputs
                 .iter()
                 .filter_map(|o| o.specific("additionalContext").and_then(Value::as_str)),
         );
-        if let (Some(contexts), Some(specific)) = (contexts, specific.as_mut()) {
+        if let Some(contexts) = contexts {
             specific.insert("additionalContext".to_owned(), Value::String(contexts));
+        }
+        // A hook that asked to clear the context is not overruled by a later one.
+        if outputs
+            .iter()
+            .any(|o| o.specific("clearContext") == Some(&Value::Bool(true)))
+        {
+            specific.insert("clearContext".to_owned(), Value::Bool(true));
         }
     }
     merged.hook_specific_output = specific;
     merged
+}
+
+/// Blocks a later answer must not undo under field replacement (BeforeModel,
+/// AfterModel; under OR logic every block and stop is kept anyway): the block of a
+/// failed hook with `failurePolicy: "block"` — the host's verdict, not an answer — and,
+/// with `tools.stickyHookBlocks`, every enforced block and `continue: false`.
+pub fn keep_blocks(executions: &[HookExecutionResult], output: &mut HookOutput, sticky: bool) {
+    let enforced = || {
+        executions
+            .iter()
+            .filter(|e| !e.monitor)
+            .filter_map(|e| Some((e, e.output.as_ref()?)))
+    };
+    if !output.is_block() {
+        let kept: Vec<&HookOutput> = enforced()
+            .filter(|(e, o)| (sticky || e.error.is_some()) && o.is_block())
+            .map(|(_, o)| o)
+            .collect();
+        if let Some(first) = kept.first() {
+            output.decision = first.effective_decision();
+            output.reason = join(kept.iter().filter_map(|o| o.effective_reason()));
+        }
+    }
+    if sticky
+        && !output.stops()
+        && let Some((_, stop)) = enforced().find(|(_, o)| o.stops())
+    {
+        output.continue_ = Some(false);
+        if stop.stop_reason.is_some() {
+            output.stop_reason.clone_from(&stop.stop_reason);
+        }
+    }
+}
+
+fn replace<T>(field: &mut Option<T>, value: Option<T>) {
+    if value.is_some() {
+        *field = value;
+    }
 }
 
 fn merge_tool_config(outputs: &[&HookOutput], merged: &mut HookOutput) {
@@ -248,7 +307,7 @@ mod tests {
     }
 
     #[test]
-    fn before_model_later_fields_win_but_a_block_sticks() {
+    fn before_model_last_hook_wins_each_field_even_the_decision() {
         let a =
             out(json!({"hookSpecificOutput": {"llm_request": {"config": {"temperature": 0.0}}}}));
         let b =
@@ -258,11 +317,34 @@ mod tests {
             m.specific("llm_request"),
             Some(&json!({"config": {"temperature": 1.0}}))
         );
-        let c = out(json!({"decision": "block", "reason": "no model"}));
-        let d = out(json!({"decision": "allow", "reason": "fine"}));
+        let c = out(
+            json!({"decision": "block", "reason": "no model", "continue": false, "systemMessage": "c"}),
+        );
+        let d = out(json!({"decision": "allow", "reason": "fine", "continue": true}));
         let m = merge(HookEvent::BeforeModel, &[&c, &d]);
+        assert!(!m.is_block());
+        assert_eq!(m.reason.as_deref(), Some("fine"));
+        assert!(!m.stops());
+        assert_eq!(
+            m.system_message.as_deref(),
+            Some("c"),
+            "unset fields survive"
+        );
+        let m = merge(HookEvent::AfterModel, &[&d, &c]);
         assert!(m.is_block());
         assert_eq!(m.reason.as_deref(), Some("no model"));
+    }
+
+    #[test]
+    fn clear_context_is_an_or() {
+        let a = out(json!({"hookSpecificOutput": {"clearContext": true}}));
+        let b = out(json!({"hookSpecificOutput": {"clearContext": false}}));
+        for outputs in [[&a, &b], [&b, &a]] {
+            let m = merge(HookEvent::AfterAgent, &outputs);
+            assert_eq!(m.specific("clearContext"), Some(&json!(true)));
+        }
+        let m = merge(HookEvent::AfterAgent, &[&b, &b]);
+        assert_eq!(m.specific("clearContext"), Some(&json!(false)));
     }
 
     #[test]

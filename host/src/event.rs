@@ -1,5 +1,5 @@
-//! The eleven lifecycle events, their wire names, and which of them carry a
-//! `tool_name` that matchers are tested against.
+//! The eleven lifecycle events, their wire names, and which input field (if any)
+//! their matchers are tested against.
 
 use std::fmt;
 use std::str::FromStr;
@@ -64,10 +64,23 @@ impl HookEvent {
         }
     }
 
-    /// Whether the event's input carries a `tool_name`; matchers apply only to these
-    /// (seeds/001 §3.3: model events have no matcher).
+    /// Whether the event's input carries a `tool_name`, which matchers are tested
+    /// against as a regex (seeds/001 §3.3: model events have no matcher).
     pub const fn has_tool_name(self) -> bool {
         matches!(self, HookEvent::BeforeTool | HookEvent::AfterTool)
+    }
+
+    /// The input field a `matcher` selects on: `tool_name` (a regex), or, compared
+    /// exactly as both reference planners do, SessionStart's `source`, SessionEnd's
+    /// `reason` and PreCompress's `trigger`. `None`: the event has no matcher.
+    pub const fn matcher_field(self) -> Option<&'static str> {
+        match self {
+            HookEvent::BeforeTool | HookEvent::AfterTool => Some("tool_name"),
+            HookEvent::SessionStart => Some("source"),
+            HookEvent::SessionEnd => Some("reason"),
+            HookEvent::PreCompress => Some("trigger"),
+            _ => None,
+        }
     }
 
     /// The position of the event in [`HookEvent::ALL`].

@@ -1,8 +1,9 @@
 //! The planner: which hooks run for one fire, in what order, and how.
 //!
 //! Hooks are grouped per event once, at build time, in priority order. A fire asks the
-//! event's list for a [`Plan`]: matchers are tested against `tool_name` (only for
-//! events that have one), duplicates are dropped keeping the highest-priority
+//! event's list for a [`Plan`]: matchers are tested against the event's matcher
+//! field (`tool_name`, or `source`/`reason`/`trigger` for the session and compression
+//! events, see [`crate::HookEvent::matcher_field`]), duplicates are dropped keeping the highest-priority
 //! instance (seeds/001 §7.9), and the plan is sequential when any selected hook's
 //! group asked for it (§7.4). When nothing matches, planning allocates nothing.
 
@@ -42,6 +43,16 @@ impl Matcher {
                     )
                 }
             },
+        }
+    }
+
+    /// A matcher compared exactly (SessionStart `source`, SessionEnd `reason`,
+    /// PreCompress `trigger`, as both reference planners compare them); absent, empty
+    /// or `*` still selects everything.
+    pub fn exact(raw: Option<&str>) -> Matcher {
+        match raw.map(str::trim) {
+            None | Some("") | Some("*") => Matcher::All,
+            Some(value) => Matcher::Exact(value.to_owned()),
         }
     }
 
@@ -124,13 +135,15 @@ impl<H> Default for EventHooks<H> {
 }
 
 impl<H> Registered<H> {
-    /// Whether this hook's matcher selects the tool (named in the LLxprt dialect).
-    pub fn selects(&self, tool_name: Option<&str>) -> bool {
-        match (self.dialect, tool_name) {
+    /// Whether this hook's matcher selects `subject`, the value of the event's
+    /// matcher field; a tool name is given in the LLxprt dialect and a Claude hook's
+    /// matcher sees Claude's name for it (other values have no translation).
+    pub fn selects(&self, subject: Option<&str>) -> bool {
+        match (self.dialect, subject) {
             (Dialect::Claude, Some(name)) => {
                 self.matcher.matches(Some(Dialect::Claude.tool_name(name)))
             }
-            _ => self.matcher.matches(tool_name),
+            _ => self.matcher.matches(subject),
         }
     }
 }
@@ -180,15 +193,15 @@ impl<H> EventHooks<H> {
         self.hooks.iter()
     }
 
-    /// Plans a fire; `None` (without allocating) when no hook matches. `tool_name`
-    /// is in the LLxprt dialect.
-    pub fn plan(&self, tool_name: Option<&str>) -> Option<Plan<H>> {
-        let first = self.hooks.iter().position(|r| r.selects(tool_name))?;
+    /// Plans a fire; `None` (without allocating) when no hook matches. `subject` is
+    /// the value of the event's matcher field (see [`Registered::selects`]).
+    pub fn plan(&self, subject: Option<&str>) -> Option<Plan<H>> {
+        let first = self.hooks.iter().position(|r| r.selects(subject))?;
         let mut selected: Vec<&Registered<H>> = Vec::with_capacity(self.hooks.len() - first);
         // Per dedup id, the index of the selected instance.
         let mut seen: Vec<Option<usize>> = vec![None; self.keys];
         for registered in &self.hooks[first..] {
-            if !registered.selects(tool_name) {
+            if !registered.selects(subject) {
                 continue;
             }
             match seen[registered.dedup_id] {
@@ -288,6 +301,19 @@ mod tests {
                 }),
         );
         assert_eq!(names(e.plan(None)), ["user", "other"]);
+    }
+
+    #[test]
+    fn exact_matchers_are_not_regexes() {
+        let m = Matcher::exact(Some(" startup "));
+        assert!(m.matches(Some("startup")));
+        assert!(!m.matches(Some("startup2")) && !m.matches(Some("start")));
+        assert!(!m.matches(None));
+        assert!(!Matcher::exact(Some("exit")).matches(Some("prompt_input_exit")));
+        assert!(!Matcher::exact(Some("a|b")).matches(Some("a")));
+        for all in [None, Some(""), Some("*")] {
+            assert!(Matcher::exact(all).is_all());
+        }
     }
 
     #[test]

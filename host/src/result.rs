@@ -12,8 +12,9 @@ use crate::runner::HookExecutionResult;
 /// The result of firing one event.
 #[derive(Debug, Clone, Default)]
 pub struct AggregatedHookResult {
-    /// True unless a hook failed (crashed, timed out, exited with a code other than
-    /// 0 or 2). A block is not a failure: decide on [`Self::is_blocked`].
+    /// True when every hook exited 0 (seeds/001 §7.2): false when a hook blocked by
+    /// exit 2 (a block, not an error: `errors` stays empty) or failed (crashed, timed
+    /// out, exited with another code). Never decide on it: use [`Self::is_blocked`].
     pub success: bool,
     /// The merged answer; empty when no hook ran.
     pub final_output: HookOutput,

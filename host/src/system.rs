@@ -40,6 +40,7 @@ pub struct HookSystemBuilder {
     output_cap: usize,
     enable_hooks: Option<bool>,
     require_trust: Option<bool>,
+    sticky_blocks: Option<bool>,
     trace: Option<TraceSink>,
     engine: EngineOptions,
 }
@@ -108,6 +109,14 @@ impl HookSystemBuilder {
         self
     }
 
+    /// Overrides `tools.stickyHookBlocks`: in BeforeModel and AfterModel, a block
+    /// and `continue: false` stay whatever later hooks answer, instead of the last
+    /// hook winning each field (seeds/001 §7.3).
+    pub fn sticky_blocks(mut self, sticky: bool) -> Self {
+        self.sticky_blocks = Some(sticky);
+        self
+    }
+
     /// Where to write the audit trace (default: `HOOKHOST_TRACE`, else none).
     pub fn trace(mut self, sink: Option<TraceSink>) -> Self {
         self.trace = sink;
@@ -169,6 +178,7 @@ impl HookSystemBuilder {
         HookSystem {
             enabled,
             enabled_in_settings: settings.enabled,
+            sticky_blocks: self.sticky_blocks.unwrap_or(settings.sticky_blocks),
             events,
             ctx: Arc::new(RunContext::new(project_dir, self.output_cap)),
             session_id: self.session_id.unwrap_or_else(generate_session_id),
@@ -187,6 +197,7 @@ impl HookSystemBuilder {
 pub struct HookSystem {
     enabled: bool,
     enabled_in_settings: bool,
+    sticky_blocks: bool,
     events: [EventHooks<Hook>; 11],
     ctx: Arc<RunContext>,
     session_id: String,
@@ -209,6 +220,7 @@ impl HookSystem {
             output_cap: DEFAULT_OUTPUT_CAP,
             enable_hooks: None,
             require_trust: None,
+            sticky_blocks: None,
             trace: TraceSink::from_env(),
             engine: EngineOptions::default(),
         }
@@ -257,13 +269,14 @@ impl HookSystem {
         self.events[event.index()].iter().map(|r| r.hook.as_ref())
     }
 
-    /// Whether a fire of `event` with this tool name would run any hook. Allocates
-    /// nothing.
-    pub fn has_hooks(&self, event: HookEvent, tool_name: Option<&str>) -> bool {
+    /// Whether a fire of `event` would run any hook; `subject` is the value of the
+    /// event's matcher field ([`HookEvent::matcher_field`]: the tool name, or
+    /// SessionStart's `source` …). Allocates nothing.
+    pub fn has_hooks(&self, event: HookEvent, subject: Option<&str>) -> bool {
         self.enabled
             && self.events[event.index()]
                 .iter()
-                .any(|r| r.selects(tool_name))
+                .any(|r| r.selects(subject))
     }
 
     /// Fires `event` with `input` (the event's fields; missing base fields are added).
@@ -271,8 +284,7 @@ impl HookSystem {
         if !self.enabled {
             return AggregatedHookResult::empty();
         }
-        let tool_name = input.get("tool_name").and_then(Value::as_str);
-        let Some(plan) = self.events[event.index()].plan(tool_name) else {
+        let Some(plan) = self.events[event.index()].plan(subject(event, &input)) else {
             return AggregatedHookResult::empty();
         };
         self.run_plan(event, plan, input).await
@@ -288,8 +300,7 @@ impl HookSystem {
         if !self.enabled {
             return AggregatedHookResult::empty();
         }
-        let tool_name = input.get("tool_name").and_then(Value::as_str);
-        let Some(plan) = self.events[event.index()].plan(tool_name) else {
+        let Some(plan) = self.events[event.index()].plan(subject(event, input)) else {
             return AggregatedHookResult::empty();
         };
         self.run_plan(event, plan, input.clone()).await
@@ -311,7 +322,7 @@ impl HookSystem {
         event: HookEvent,
         input: Map<String, Value>,
     ) -> AggregatedHookResult {
-        if !self.has_hooks(event, input.get("tool_name").and_then(Value::as_str)) {
+        if !self.has_hooks(event, subject(event, &input)) {
             return AggregatedHookResult::empty();
         }
         match tokio::runtime::Builder::new_current_thread()
@@ -339,7 +350,7 @@ impl HookSystem {
         } else {
             self.run_parallel(event, &plan.hooks, &input).await
         };
-        let mut result = collect(event, executions);
+        let mut result = collect(event, executions, self.sticky_blocks);
         if plan.sequential {
             carry_chained_fields(event, &input, &mut result.final_output);
         }
@@ -443,7 +454,11 @@ impl HookSystem {
 }
 
 /// Merges the executions of one fire into the aggregated result.
-fn collect(event: HookEvent, executions: Vec<HookExecutionResult>) -> AggregatedHookResult {
+fn collect(
+    event: HookEvent,
+    executions: Vec<HookExecutionResult>,
+    sticky_blocks: bool,
+) -> AggregatedHookResult {
     let mut result = AggregatedHookResult::empty();
     for execution in &executions {
         result.success &= execution.success;
@@ -464,6 +479,7 @@ fn collect(event: HookEvent, executions: Vec<HookExecutionResult>) -> Aggregated
         .filter_map(|e| e.enforced_output())
         .collect();
     result.final_output = aggregate::merge(event, &enforced.iter().collect::<Vec<_>>());
+    aggregate::keep_blocks(&executions, &mut result.final_output, sticky_blocks);
     // allOutputs shows what each hook said, monitor-mode blocks included (marked).
     result.all_outputs = executions
         .iter()
@@ -477,6 +493,11 @@ fn collect(event: HookEvent, executions: Vec<HookExecutionResult>) -> Aggregated
         .collect();
     result.executions = executions;
     result
+}
+
+/// The value of the event's matcher field in `input`, if it is a string.
+fn subject(event: HookEvent, input: &Map<String, Value>) -> Option<&str> {
+    input.get(event.matcher_field()?)?.as_str()
 }
 
 /// After a sequential chain, the chained input *is* the final modification: report it

@@ -221,7 +221,9 @@ fn continue_false_stops_with_the_stop_reason_but_does_not_block() {
 }
 
 #[test]
-fn continue_false_sticks_in_before_model_even_if_a_later_hook_says_true() {
+fn before_model_a_later_continue_true_replaces_an_earlier_false() {
+    // Field replacement covers `continue` too (seeds/001 §7.3); `stopReason`, which
+    // the later hook does not set, survives.
     let p = Project::new();
     let a = answer(
         &p,
@@ -232,7 +234,7 @@ fn continue_false_sticks_in_before_model_even_if_a_later_hook_says_true() {
     p.settings(json!({"BeforeModel": [group(vec![a, b])]}));
     let fired = p.fire("BeforeModel", json!({"llm_request": llm_request()}));
     fired.assert_clean();
-    assert_eq!(fired.final_output()["continue"], false);
+    assert_eq!(fired.final_output()["continue"], true);
     assert_eq!(fired.final_output()["stopReason"], "halt");
 }
 
@@ -256,26 +258,91 @@ fn suppress_output_is_an_or() {
 }
 
 #[test]
-fn before_model_block_is_sticky_and_keeps_the_synthetic_response() {
+fn before_model_and_after_model_last_hook_wins_each_field_even_the_decision() {
+    // seeds/001 §7.3, §8.1 and both references' "should use field replacement
+    // strategy": a later `allow` replaces an earlier `block`; what the later hook does
+    // not set survives; `hookSpecificOutput` is shallow-merged.
+    for event in ["BeforeModel", "AfterModel"] {
+        let p = Project::new();
+        let a = answer(
+            &p,
+            "a.sh",
+            &json!({"decision": "block", "reason": "cached", "systemMessage": "from a",
+                    "suppressOutput": true,
+                    "hookSpecificOutput": {"llm_response": {"text": "synthetic answer"},
+                                           "llm_request": {"model": "from-a"}}}),
+        );
+        let b = answer(
+            &p,
+            "b.sh",
+            &json!({"decision": "allow", "reason": "looks fine",
+                    "hookSpecificOutput": {"llm_request": {"model": "from-b"}}}),
+        );
+        p.settings(json!({event: [group(vec![a, b])]}));
+        let input = json!({"llm_request": llm_request(), "llm_response": {"text": "real"}});
+        let fired = p.fire(event, input.clone());
+        fired.assert_clean();
+        assert_eq!(
+            fired.final_output(),
+            &json!({"decision": "allow", "reason": "looks fine", "systemMessage": "from a",
+                    "suppressOutput": true,
+                    "hookSpecificOutput": {"llm_response": {"text": "synthetic answer"},
+                                           "llm_request": {"model": "from-b"}}}),
+            "{event}"
+        );
+
+        // The other way round, the later block wins (and blocks).
+        let c = answer(&p, "c.sh", &json!({"decision": "allow"}));
+        let d = answer(&p, "d.sh", &json!({"decision": "block", "reason": "no"}));
+        p.settings(json!({event: [group(vec![c, d])]}));
+        let fired = p.fire(event, input);
+        assert_eq!(fired.code, 2, "{event}: {fired:#?}");
+        assert!(fired.success(), "a JSON block is success: true");
+        assert_eq!(
+            fired.final_output(),
+            &json!({"decision": "block", "reason": "no"})
+        );
+    }
+}
+
+#[test]
+fn before_model_a_claude_style_decision_is_replaced_like_a_decision() {
+    // `permissionDecision` stands for the decision of a hook without one, so it is
+    // replaced (and replaces) with its reason, as a `decision` would be.
     let p = Project::new();
-    let a = answer(
-        &p,
-        "a.sh",
-        &json!({"decision": "block", "reason": "cached",
-                "hookSpecificOutput": {"llm_response": {"text": "synthetic answer",
-                    "candidates": [{"content": {"role": "model", "parts": ["synthetic answer"]}, "finishReason": "STOP"}]}}}),
-    );
+    let a = answer(&p, "a.sh", &json!({"decision": "allow", "reason": "fine"}));
     let b = answer(
         &p,
         "b.sh",
-        &json!({"decision": "allow", "reason": "looks fine"}),
+        &json!({"hookSpecificOutput": {"permissionDecision": "deny",
+                "permissionDecisionReason": "claude-style deny"}}),
     );
     p.settings(json!({"BeforeModel": [group(vec![a, b])]}));
     let fired = p.fire("BeforeModel", json!({"llm_request": llm_request()}));
     assert_eq!(fired.code, 2, "{fired:#?}");
+    assert_eq!(fired.final_output()["decision"], "deny");
+    assert_eq!(fired.final_output()["reason"], "claude-style deny");
+}
+
+#[test]
+fn before_model_a_failure_policy_block_is_not_replaced_by_a_later_allow() {
+    // A failed hook's `failurePolicy: "block"` is the host's verdict, not an answer:
+    // field replacement does not let the next hook's `allow` undo it.
+    let p = Project::new();
+    let broken = p.script("broken.sh", "exit 1");
+    let allow = answer(&p, "allow.sh", &json!({"decision": "allow"}));
+    p.settings(json!({"BeforeModel": [group(vec![
+        json!({"type": "command", "command": broken, "failurePolicy": "block"}),
+        allow
+    ])]}));
+    let fired = p.fire("BeforeModel", json!({"llm_request": llm_request()}));
+    assert_eq!(fired.code, 2, "{fired:#?}");
     assert_eq!(fired.final_output()["decision"], "block");
-    assert_eq!(fired.final_output()["reason"], "cached");
-    assert_eq!(fired.specific("llm_response")["text"], "synthetic answer");
+    let reason = fired.final_output()["reason"].as_str().expect("reason");
+    assert!(
+        reason.contains("broken.sh") && reason.contains("failurePolicy"),
+        "{reason}"
+    );
 }
 
 #[test]
@@ -359,4 +426,76 @@ fn hooks_in_several_groups_aggregate_like_one_list() {
     );
     fired.assert_clean();
     assert_eq!(fired.final_output()["systemMessage"], "group 0\ngroup 1");
+}
+
+#[test]
+fn after_agent_clear_context_is_an_or() {
+    // Both aggregators: any `clearContext: true` wins; a later `false` does not undo it.
+    let p = Project::new();
+    let a = answer(
+        &p,
+        "a.sh",
+        &json!({"hookSpecificOutput": {"hookEventName": "AfterAgent", "clearContext": true}}),
+    );
+    let b = answer(
+        &p,
+        "b.sh",
+        &json!({"hookSpecificOutput": {"hookEventName": "AfterAgent", "clearContext": false,
+                "additionalContext": "b"}}),
+    );
+    let c = answer(&p, "c.sh", &json!({"systemMessage": "c"}));
+    p.settings(json!({"AfterAgent": [group(vec![a, b, c])]}));
+    let input = json!({"prompt": "p", "prompt_response": "r", "stop_hook_active": false});
+    let fired = p.fire("AfterAgent", input.clone());
+    fired.assert_clean();
+    assert_eq!(fired.specific("clearContext"), true, "{fired:#?}");
+    assert_eq!(fired.specific("additionalContext"), "b");
+
+    // Nobody asked: nothing is cleared.
+    let d = answer(
+        &p,
+        "d.sh",
+        &json!({"hookSpecificOutput": {"clearContext": false}}),
+    );
+    let e = answer(&p, "e.sh", &json!({"systemMessage": "e"}));
+    p.settings(json!({"AfterAgent": [group(vec![d, e])]}));
+    let fired = p.fire("AfterAgent", input);
+    fired.assert_clean();
+    assert_ne!(fired.specific("clearContext"), true, "{fired:#?}");
+}
+
+#[test]
+fn sticky_hook_blocks_keeps_a_before_model_block_and_stop_from_any_settings_file() {
+    let p = Project::new();
+    let a = answer(
+        &p,
+        "a.sh",
+        &json!({"decision": "block", "reason": "no model", "continue": false, "stopReason": "halt"}),
+    );
+    let b = answer(
+        &p,
+        "b.sh",
+        &json!({"decision": "allow", "reason": "fine", "continue": true, "systemMessage": "b"}),
+    );
+    let hooks = json!({"BeforeModel": [group(vec![a, b])]});
+    let input = json!({"llm_request": llm_request()});
+    // Off by default: the later hook wins.
+    let settings = p.settings(hooks);
+    assert_eq!(p.fire("BeforeModel", input.clone()).code, 0);
+
+    // On in a second, lower-priority file: the block and the stop stay.
+    let sticky = p.outside().join("sticky.json");
+    std::fs::write(
+        &sticky,
+        json!({"tools": {"stickyHookBlocks": true}}).to_string(),
+    )
+    .unwrap();
+    let fired = p.fire_settings("BeforeModel", input, &[&settings, &sticky]);
+    assert_eq!(fired.code, 2, "{fired:#?}");
+    assert!(fired.errors().is_empty(), "{fired:#?}");
+    assert_eq!(
+        fired.final_output(),
+        &json!({"decision": "block", "reason": "no model", "continue": false,
+                "stopReason": "halt", "systemMessage": "b"})
+    );
 }

@@ -99,3 +99,44 @@ fn test_replays_the_example_cases_against_the_example_policies() {
         "{text}"
     );
 }
+
+#[test]
+fn test_expect_success_is_false_for_a_block_by_exit_2() {
+    // `success` follows seeds/001 §7.2: an exit-2 block is `success: false`, a JSON
+    // block on exit 0 is `success: true`.
+    let p = Project::new();
+    let by_exit = p.script("by-exit.sh", "echo 'no /etc' >&2\nexit 2");
+    let by_json = p.script(
+        "by-json.sh",
+        r#"echo '{"decision":"block","reason":"no /tmp"}'"#,
+    );
+    p.settings(json!({"BeforeTool": [
+        {"matcher": "write_file", "hooks": [{"type": "command", "command": by_exit}]},
+        {"matcher": "replace", "hooks": [{"type": "command", "command": by_json}]}
+    ]}));
+    let cases = p.outside().join("cases");
+    std::fs::create_dir_all(&cases).unwrap();
+    let case = |name: &str, tool: &str, success: bool| {
+        let case = json!({"event": "BeforeTool", "input": {"tool_name": tool, "tool_input": {}},
+                          "expect": {"decision": "block", "success": success}});
+        std::fs::write(cases.join(name), case.to_string()).unwrap();
+    };
+    case("1-exit.json", "write_file", false);
+    case("2-json.json", "replace", true);
+    let passed = replay(&p, &cases);
+    assert_eq!(passed.code, 0, "{passed:#?}");
+    assert!(
+        passed.stdout_text().contains("2 passed, 0 failed"),
+        "{passed:#?}"
+    );
+
+    case("1-exit.json", "write_file", true);
+    let failed = replay(&p, &cases);
+    assert_eq!(failed.code, 1, "{failed:#?}");
+    assert!(
+        failed
+            .stdout_text()
+            .contains("FAIL 1-exit.json: success: expected true, got false"),
+        "{failed:#?}"
+    );
+}

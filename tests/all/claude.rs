@@ -160,8 +160,10 @@ echo '{"continue": false, "stopReason": "tests are failing"}'"#,
                 );
             }
         }
+        // seeds/001 §7.2: a block by exit 2 is `success: false`, any other answer true.
+        let exited_2 = fired.out["hooks"][0]["exitCode"] == 2;
         assert_eq!(
-            fired.out["success"], true,
+            fired.out["success"], !exited_2,
             "{}: {}",
             case.claude_event, fired.out
         );

@@ -175,10 +175,79 @@ fn exit_2_takes_the_reason_from_stdout_json() {
     assert_eq!(fired.code, 2, "{fired:#?}");
     assert_eq!(fired.final_output()["decision"], "block");
     assert_eq!(fired.final_output()["reason"], "no writes to /etc");
-    assert!(fired.success(), "exit 2 is a healthy hook");
-    assert!(fired.errors().is_empty());
+    assert!(
+        !fired.success(),
+        "exit 2 is success: false (seeds/001 §7.2)"
+    );
+    assert!(fired.errors().is_empty(), "a block is not an error");
     assert_eq!(fired.hooks()[0]["exitCode"], 2);
     assert_eq!(fired.hooks()[0]["blocked"], true);
+}
+
+#[test]
+fn exit_2_is_success_false_while_a_json_block_on_exit_0_is_success_true() {
+    // seeds/001 §7.2 and llxprt-code's hookRunner.exitCode tests: only exit 0 is
+    // `success: true`; the block itself is the same either way.
+    let p = Project::new();
+    let by_exit = p.script("by-exit.sh", "echo 'denied by policy' >&2\nexit 2");
+    let by_json = p.script(
+        "by-json.sh",
+        r#"echo '{"decision":"deny","reason":"denied by JSON"}'"#,
+    );
+    let quiet = p.script("quiet.sh", "exit 0");
+    for (hooks, success, reason) in [
+        (vec![cmd(&by_exit)], false, "denied by policy"),
+        (vec![cmd(&by_json)], true, "denied by JSON"),
+        (vec![cmd(&quiet), cmd(&by_exit)], false, "denied by policy"),
+    ] {
+        let n = hooks.len();
+        p.settings(json!({"BeforeTool": [group(hooks)]}));
+        let fired = p.fire("BeforeTool", write_file());
+        assert_eq!(fired.code, 2, "still blocked: {fired:#?}");
+        assert_eq!(fired.success(), success, "{fired:#?}");
+        assert!(fired.errors().is_empty(), "{fired:#?}");
+        assert_eq!(fired.final_output()["reason"], reason);
+        let last = &fired.hooks()[n - 1];
+        assert_eq!(last["success"], success, "{last}");
+        assert_eq!(last["blocked"], true, "{last}");
+        assert!(last.get("error").is_none(), "{last}");
+        if n == 2 {
+            assert_eq!(fired.hooks()[0]["success"], true);
+        }
+    }
+}
+
+#[test]
+fn double_encoded_json_on_exit_0_is_decoded_once_more() {
+    // hookRunner.test.ts "should handle double-encoded JSON string" (both references).
+    let p = Project::new();
+    let answer = json!({"decision": "block", "reason": "decoded twice", "systemMessage": "m"});
+    let encoded = serde_json::to_string(&answer.to_string()).unwrap();
+    let hook = p.script("double.sh", &format!("cat <<'EOF'\n{encoded}\nEOF"));
+    p.settings(json!({"BeforeTool": [group(vec![cmd(&hook)])]}));
+    let fired = p.fire("BeforeTool", write_file());
+    assert_eq!(fired.code, 2, "{fired:#?}");
+    assert!(fired.success(), "a JSON answer on exit 0: {fired:#?}");
+    assert_eq!(fired.final_output(), &answer);
+    assert_eq!(fired.all_outputs(), &vec![answer]);
+
+    // A JSON string holding anything but an object stays plain text, quotes and all.
+    for stdout in [
+        r#""just words""#,
+        r#""[\"block\"]""#,
+        r#""42""#,
+        r#""\"{}\"""#,
+    ] {
+        let hook = p.script("string.sh", &format!("cat <<'EOF'\n{stdout}\nEOF"));
+        p.settings(json!({"BeforeTool": [group(vec![cmd(&hook)])]}));
+        let fired = p.fire("BeforeTool", write_file());
+        fired.assert_clean();
+        assert_eq!(
+            fired.final_output(),
+            &json!({"systemMessage": stdout}),
+            "{stdout}"
+        );
+    }
 }
 
 #[test]

@@ -327,3 +327,41 @@ async fn fire_ref_borrows_the_input() {
         "the caller keeps its input"
     );
 }
+
+#[tokio::test]
+async fn sticky_blocks_and_session_matchers_through_the_library() {
+    let p = Project::new();
+    let settings = p.settings(json!({
+        "BeforeModel": [group(vec![
+            cmd("echo '{\"decision\":\"block\",\"reason\":\"no\"}'"),
+            cmd("echo '{\"decision\":\"allow\"}'"),
+        ])],
+        "SessionStart": [{"matcher": "resume", "hooks": [cmd(&say("resumed"))]}]
+    }));
+    let build = |sticky: Option<bool>| {
+        let builder = HookSystem::builder()
+            .project_dir(p.dir())
+            .settings_files([&settings]);
+        match sticky {
+            Some(sticky) => builder.sticky_blocks(sticky),
+            None => builder,
+        }
+        .build()
+    };
+    let input = object(json!({"llm_request": {"model": "m"}}));
+    let replaced = build(None)
+        .fire(HookEvent::BeforeModel, input.clone())
+        .await;
+    assert!(!replaced.is_blocked(), "{:?}", replaced.final_output);
+    assert!(replaced.success);
+    let sticky = build(Some(true)).fire(HookEvent::BeforeModel, input).await;
+    assert_eq!(sticky.block_reason(), Some("no"));
+
+    let hooks = build(None);
+    assert!(hooks.has_hooks(HookEvent::SessionStart, Some("resume")));
+    assert!(!hooks.has_hooks(HookEvent::SessionStart, Some("startup")));
+    let resumed = hooks
+        .fire(HookEvent::SessionStart, object(json!({"source": "resume"})))
+        .await;
+    assert_eq!(resumed.system_message(), Some("resumed"));
+}

@@ -1,5 +1,7 @@
 //! Matchers (seeds/001 §3.1, §6.2): unanchored regexes against `tool_name`, `*` and
-//! empty for every tool, an invalid regex as an exact name, none for model events.
+//! empty for every tool, an invalid regex as an exact name, none for model events;
+//! SessionStart, SessionEnd and PreCompress compare theirs with `source`, `reason`
+//! and `trigger`.
 
 use serde_json::{Value, json};
 
@@ -144,4 +146,75 @@ fn matchers_are_ignored_for_model_events() {
         "{}",
         check.stderr
     );
+}
+
+#[test]
+fn session_start_matchers_compare_the_source_exactly() {
+    // Both references' planners ("should match trigger for session events"): the
+    // matcher of SessionStart is compared with `source`, of SessionEnd with `reason`,
+    // of PreCompress with `trigger` — exactly, not as a regex.
+    let p = Project::new();
+    let groups = |names: &[&str]| -> Vec<Value> {
+        let mut groups: Vec<Value> = names
+            .iter()
+            .map(|m| json!({"matcher": m, "hooks": [cmd(&say(&format!("on-{m}")))]}))
+            .collect();
+        groups.push(json!({"matcher": "*", "hooks": [cmd(&say("on-star"))]}));
+        groups.push(json!({"hooks": [cmd(&say("on-any"))]}));
+        groups
+    };
+    p.settings(json!({
+        "SessionStart": groups(&["startup", "resume", "start"]),
+        "SessionEnd": groups(&["exit", "logout"]),
+        "PreCompress": groups(&["manual", "auto"]),
+    }));
+    let ran = |event: &str, input: Value| {
+        let fired = p.fire(event, input);
+        fired.assert_clean();
+        fired.final_output()["systemMessage"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
+    };
+    for (event, field, value, expected) in [
+        (
+            "SessionStart",
+            "source",
+            "startup",
+            "on-startup\non-star\non-any",
+        ),
+        (
+            "SessionStart",
+            "source",
+            "resume",
+            "on-resume\non-star\non-any",
+        ),
+        ("SessionStart", "source", "clear", "on-star\non-any"),
+        ("SessionEnd", "reason", "exit", "on-exit\non-star\non-any"),
+        // `exit` is not a regex: it does not match `prompt_input_exit`.
+        (
+            "SessionEnd",
+            "reason",
+            "prompt_input_exit",
+            "on-star\non-any",
+        ),
+        ("PreCompress", "trigger", "auto", "on-auto\non-star\non-any"),
+    ] {
+        assert_eq!(
+            ran(event, json!({ field: value })),
+            expected,
+            "{event} {field}={value}"
+        );
+    }
+    // Without the field, only the groups without a matcher run (as for tool events).
+    assert_eq!(ran("SessionStart", json!({})), "on-star\non-any");
+
+    let check = p.check(&[]);
+    assert_eq!(check.code, 0, "{check:#?}");
+    assert!(
+        !check.stderr.contains("matcher is ignored"),
+        "{}",
+        check.stderr
+    );
+    assert!(!check.stderr.contains("warning"), "{}", check.stderr);
 }

@@ -59,7 +59,10 @@ fn component_blocks_with_exit_2_and_allows_otherwise() {
         "echo-policy: writing to /etc/passwd is prohibited"
     );
     assert_eq!(blocked.out["hooks"][0]["exitCode"], 2);
-    assert_eq!(blocked.out["success"], true);
+    // A plugin's exit 2 means what a process's does: a block, `success: false`.
+    assert_eq!(blocked.out["success"], false);
+    assert_eq!(blocked.out["hooks"][0]["blocked"], true);
+    assert_eq!(blocked.out["errors"], json!([]));
     let allowed = fire(&p, "BeforeTool", before_tool(json!({"path": "/home/x"})));
     assert_eq!(allowed.code, 0, "{}", allowed.out);
     assert_eq!(allowed.out["hooks"][0]["exitCode"], 0);

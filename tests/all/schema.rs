@@ -77,7 +77,8 @@ fn example_settings_are_valid() {
 fn a_file_using_every_field_is_valid() {
     let validator = validator();
     let every = json!({
-        "tools": {"enableHooks": true, "requireHookTrust": false, "allowed": ["x"]},
+        "tools": {"enableHooks": true, "requireHookTrust": false, "stickyHookBlocks": true,
+                  "allowed": ["x"]},
         "hooksConfig": {"enabled": true, "disabled": ["old-hook"]},
         "ui": {"theme": "dark"},
         "hooks": {

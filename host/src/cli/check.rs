@@ -58,7 +58,7 @@ fn report(system: &HookSystem, enabled: bool) -> ExitCode {
             let repository = hook.source.is_repository_scope();
             let earlier = seen.insert(hook.spec.dedup_key(), repository);
             let duplicate = earlier.is_some();
-            let matcher = if event.has_tool_name() {
+            let matcher = if event.matcher_field().is_some() {
                 format!("  matcher {}", hook.matcher.as_str())
             } else {
                 String::new()

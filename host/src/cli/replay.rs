@@ -14,7 +14,8 @@
 //!
 //! `expect.decision` is `"block"` (any blocking decision) or `"allow"` (anything
 //! else); `reason` and `systemMessage` must be contained in the merged ones;
-//! `success` compares hook health. Unknown `expect` keys are errors.
+//! `success` compares the aggregated `success` (false when a hook exited 2 or failed).
+//! Unknown `expect` keys are errors.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

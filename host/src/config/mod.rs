@@ -49,6 +49,9 @@ pub struct LoadedSettings {
     /// `tools.requireHookTrust` after layering; project settings and extensions
     /// cannot set it (a repository must not be able to waive its own review).
     pub require_trust: bool,
+    /// `tools.stickyHookBlocks`: on when any settings file turns it on (it only ever
+    /// adds blocks, so no file can waive another's).
+    pub sticky_blocks: bool,
     /// Every hook that loaded, highest-priority source first, file order within one.
     pub entries: Vec<HookEntry>,
     /// Every problem found, in source order.
@@ -73,6 +76,8 @@ impl LoadedSettings {
             let source = Arc::new(source);
             loaded.sources.push(Arc::clone(&source));
             let mut parsed = load_file(Arc::clone(&source), project_dir);
+            // Sticky blocks only ever add blocks: any file may turn them on, none off.
+            loaded.sticky_blocks |= parsed.sticky_blocks == Some(true);
             if matches!(source.kind, SourceKind::Extension(_)) && parsed.enable_hooks.is_some() {
                 // An extension contributes hooks; it does not get to switch them on.
                 loaded.diagnostics.push(Diagnostic::warning(format!(

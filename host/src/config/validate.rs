@@ -51,6 +51,8 @@ pub struct ParsedSettings {
     pub enable_hooks: Option<bool>,
     /// `tools.requireHookTrust`, when the file sets it.
     pub require_trust: Option<bool>,
+    /// `tools.stickyHookBlocks`, when the file sets it.
+    pub sticky_blocks: Option<bool>,
     /// Hook names (or command strings) this file disables (Gemini CLI's
     /// `hooksConfig.disabled` / `hooks.disabled`).
     pub disabled: Vec<String>,
@@ -151,6 +153,7 @@ pub fn parse_settings(
         diagnostics: Vec::new(),
     };
     parsed.require_trust = walker.require_trust(&root);
+    parsed.sticky_blocks = walker.switch(&root, "tools", "stickyHookBlocks");
     parsed.enable_hooks = match source.format {
         // `tools.enableHooks` (LLxprt), else Gemini CLI's `hooksConfig.enabled` or
         // `hooks.enabled`.
@@ -390,19 +393,21 @@ impl Walker<'_> {
                 return;
             }
         };
-        let (matcher, matcher_warning) = Matcher::compile(matcher_raw);
-        if let Some(warning) = matcher_warning {
-            self.warning(&format!("{at}.matcher"), warning);
-        }
-        if matcher_raw.is_some() && !event.has_tool_name() && !matcher.is_all() {
-            self.warning(
-                &format!("{at}.matcher"),
-                format!("{event} has no tool name; the matcher is ignored"),
-            );
-        }
         let matcher = if event.has_tool_name() {
+            let (matcher, warning) = Matcher::compile(matcher_raw);
+            if let Some(warning) = warning {
+                self.warning(&format!("{at}.matcher"), warning);
+            }
             matcher
+        } else if event.matcher_field().is_some() {
+            Matcher::exact(matcher_raw)
         } else {
+            if !Matcher::exact(matcher_raw).is_all() {
+                self.warning(
+                    &format!("{at}.matcher"),
+                    format!("{event} has no tool name; the matcher is ignored"),
+                );
+            }
             Matcher::All
         };
         for (h, hook) in hooks.iter().enumerate() {

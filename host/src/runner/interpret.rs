@@ -3,14 +3,15 @@
 //! | outcome                   | meaning                                                   |
 //! |---------------------------|-----------------------------------------------------------|
 //! | exit 0, JSON object       | its fields are the hook's answer                          |
+//! | exit 0, JSON string of an object | that object is the answer (double-encoded JSON)    |
 //! | exit 0, other text        | allow; the text becomes `systemMessage`                   |
 //! | exit 0, nothing           | allow, no answer                                          |
 //! | exit 2                    | block; `reason` from stdout JSON, else stderr             |
 //! | anything else             | failed: warn and proceed (or block, `failurePolicy: block`) |
 //!
-//! `success` is hook *health*: a hook that exits 2 to block worked as intended and is
-//! successful; only failures make `success` false (§7.2: callers decide on the
-//! decision, not on `success`).
+//! `success` is true only for exit 0 (seeds/001 §7.2): a hook that exits 2 to block
+//! is `success: false` without being an error, and its block counts. Callers decide
+//! on the decision, never on `success`.
 
 use std::time::Duration;
 
@@ -37,7 +38,7 @@ pub struct HookExecutionResult {
     pub monitor: bool,
     /// Fuel a plugin burned.
     pub fuel_used: Option<u64>,
-    /// Whether the hook ran as intended (exit 0 or 2).
+    /// Whether the hook exited 0 (false for a block by exit 2, and for failures).
     pub success: bool,
     /// Its answer, if it gave one that counts.
     pub output: Option<HookOutput>,
@@ -136,6 +137,7 @@ pub fn interpret(hook: &Hook, raw: RawOutcome) -> HookExecutionResult {
         }
         Status::Exited(2) => {
             result.exit_code = Some(2);
+            result.success = false;
             // Plain text on stdout is not an answer here: the reason comes from stderr.
             let mut output =
                 parse_json_object(&result.stdout, &who, &mut result.warnings).unwrap_or_default();
@@ -195,14 +197,25 @@ fn first_line(text: &str) -> &str {
     }
 }
 
-/// Exit-0 stdout: a JSON object is an answer, other text a system message, nothing
-/// no answer.
+/// Exit-0 stdout: a JSON object (or a JSON string holding one) is an answer, other
+/// text a system message, nothing no answer.
 fn parse_stdout(stdout: &str, who: &str, warnings: &mut Vec<String>) -> Option<HookOutput> {
     let text = stdout.trim();
     if text.is_empty() {
         return None;
     }
-    parse_json_object(text, who, warnings).or_else(|| Some(HookOutput::from_plain_text(text)))
+    parse_json_object(text, who, warnings)
+        .or_else(|| parse_double_encoded(text, who, warnings))
+        .or_else(|| Some(HookOutput::from_plain_text(text)))
+}
+
+/// Stdout that is a JSON string whose content is a JSON object: a hook that encoded
+/// its answer twice (both reference runners decode it once more).
+fn parse_double_encoded(stdout: &str, who: &str, warnings: &mut Vec<String>) -> Option<HookOutput> {
+    match serde_json::from_str::<Value>(stdout) {
+        Ok(Value::String(inner)) => parse_json_object(&inner, who, warnings),
+        _ => None,
+    }
 }
 
 /// Stdout that is exactly one JSON object, read as an answer.
