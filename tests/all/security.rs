@@ -406,6 +406,19 @@ fn a_settings_file_that_never_ends_is_refused_quickly() {
     );
 }
 
+#[test]
+fn a_plugin_file_that_never_ends_is_refused_quickly() {
+    let p = Project::new();
+    std::os::unix::fs::symlink("/proc/self/pagemap", p.path("policy.wasm")).unwrap();
+    p.settings(json!({"BeforeTool": [{"hooks": [{"type": "plugin", "path": "policy.wasm"}]}]}));
+    let fired = fire_cached(&p, "BeforeTool", tool_call());
+    assert_eq!(fired.code, 0, "{fired:#?}");
+    assert!(
+        fired.errors().iter().any(|e| e.contains("policy.wasm")),
+        "{fired:#?}"
+    );
+}
+
 // --- 9. Approved commands run changed code; dedup replaces the user's guard ------
 
 #[test]

@@ -331,6 +331,7 @@ fn compile<T>(
 }
 
 fn read_regular_file(path: &Path) -> Result<Vec<u8>, String> {
+    use std::io::Read;
     let meta = std::fs::metadata(path).map_err(|e| format!("cannot read: {e}"))?;
     if !meta.is_file() {
         return Err("not a regular file".into());
@@ -341,5 +342,15 @@ fn read_regular_file(path: &Path) -> Result<Vec<u8>, String> {
             meta.len()
         ));
     }
-    std::fs::read(path).map_err(|e| format!("cannot read: {e}"))
+    // The reported size is not the truth for every "regular" file (`/proc/self/pagemap`
+    // says 0): bound the read itself.
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read: {e}"))?;
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.take(MAX_PLUGIN_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read: {e}"))?;
+    if bytes.len() as u64 > MAX_PLUGIN_BYTES {
+        return Err(format!("larger than the {MAX_PLUGIN_BYTES}-byte limit"));
+    }
+    Ok(bytes)
 }
