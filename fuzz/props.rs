@@ -102,6 +102,7 @@ pub fn hook_output(data: &[u8]) {
             total: stderr.len() as u64,
         },
         duration: Duration::from_millis(1),
+        queued: Duration::ZERO,
         fuel_used: None,
     };
     let result = interpret(&hook, raw);
@@ -115,6 +116,12 @@ pub fn hook_output(data: &[u8]) {
         result.warnings
     );
     match status {
+        // A cut-off answer is a failure, not a message (issue 14).
+        Status::Exited(0) if extra > 0 => {
+            assert!(!result.success);
+            assert_eq!(result.exit_code, Some(0));
+            failed(&hook, &result, policy);
+        }
         Status::Exited(code @ (0 | 2)) => {
             // seeds/001 §7.2: only exit 0 is `success`; exit 2 blocks without an error.
             assert_eq!(result.success, code == 0, "success of exit {code}");

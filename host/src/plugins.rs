@@ -127,6 +127,12 @@ impl PluginLoader {
                 if let Some(problem) = engine.cache_refused() {
                     diagnostics.push(Diagnostic::warning(problem.to_owned()));
                 }
+                if let Some(cause) = engine.pool_error() {
+                    diagnostics.push(Diagnostic::warning(format!(
+                        "plugins: the pooling allocator is unavailable ({cause}); \
+                         using on-demand allocation (slower instantiation)"
+                    )));
+                }
             }
             None => {}
         }

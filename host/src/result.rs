@@ -159,6 +159,10 @@ pub fn execution_summary(e: &HookExecutionResult) -> Value {
         if let Some(error) = &e.error {
             map.insert("error".to_owned(), Value::from(error.as_str()));
         }
+        if !e.queued.is_zero() {
+            // Waiting for a process or pool slot; not part of `duration` or the timeout.
+            map.insert("queuedMs".to_owned(), Value::from(millis(e.queued)));
+        }
         if let Some(fuel) = e.fuel_used {
             map.insert("fuelUsed".to_owned(), Value::from(fuel));
         }

@@ -63,6 +63,18 @@ enum Command {
     Serve {
         #[command(flatten)]
         settings: SettingsArgs,
+        /// Serve on this Unix socket (created 0600; peers of another uid refused)
+        /// instead of stdin/stdout; many clients at once. SIGTERM drains and exits.
+        #[arg(long, value_name = "PATH")]
+        socket: Option<PathBuf>,
+        /// Requests of one stream (stdin, or one socket client) fired at once; past
+        /// it reading pauses [default: 64, or HOOKHOST_MAX_IN_FLIGHT].
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+        max_in_flight: Option<u32>,
+        /// Hook processes running at once, over every request [default: 4 × cores,
+        /// at most 64, or HOOKHOST_MAX_PROCESSES].
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
+        max_processes: Option<u32>,
     },
     /// Act as one hook inside an agent (Claude Code, Gemini CLI, LLxprt Code): read
     /// the agent's hook stdin, run the configured hooks, answer in the agent's dialect
@@ -226,8 +238,18 @@ pub fn main() -> ExitCode {
         }
         Command::Test { dir, settings } => replay::run(&dir, &settings),
         Command::Check { settings } => check::run(&settings),
-        Command::Serve { settings } => {
-            match runtime().and_then(|rt| rt.block_on(serve::run(settings.builder()))) {
+        Command::Serve {
+            settings,
+            socket,
+            max_in_flight,
+            max_processes,
+        } => {
+            let options = serve::Options::resolve(
+                socket,
+                max_in_flight.map(|n| n as usize),
+                max_processes.map(|n| n as usize),
+            );
+            match runtime().and_then(|rt| rt.block_on(serve::run(settings.builder(), options))) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("hookhost: {e:#}");

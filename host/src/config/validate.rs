@@ -23,6 +23,13 @@ use crate::planner::Matcher;
 
 /// Settings files larger than this are refused rather than parsed.
 pub const MAX_SETTINGS_BYTES: u64 = 16 * 1024 * 1024;
+/// The longest `timeout` a hook may have; longer ones are clamped (with a warning)
+/// so that deadline arithmetic cannot overflow (a Claude `timeout` of 2^63 s).
+pub const MAX_TIMEOUT: Duration = Duration::from_secs(24 * 60 * 60);
+/// The largest `memoryLimit` a plugin may have: all of a 32-bit guest's address
+/// space. Larger ones are clamped (with a warning): the pool reserves address space
+/// per memory, and the limit is a total over every memory and table of the guest.
+pub const MAX_MEMORY_LIMIT: u64 = 4 * 1024 * 1024 * 1024;
 
 /// One hook as it was configured: event, group settings, the hook, and its source.
 #[derive(Debug, Clone)]
@@ -610,7 +617,19 @@ impl Walker<'_> {
             }
         };
         let fuel = self.count(at, hook, "fuel", "an instruction budget", &mut ok);
-        let memory_limit = self.count(at, hook, "memoryLimit", "a number of bytes", &mut ok);
+        let memory_limit = self
+            .count(at, hook, "memoryLimit", "a number of bytes", &mut ok)
+            .map(|limit| {
+                if limit > MAX_MEMORY_LIMIT {
+                    self.warning(
+                        &format!("{at}.memoryLimit"),
+                        format!(
+                            "{limit} bytes is more than the maximum of {MAX_MEMORY_LIMIT} (4 GiB); clamped to it"
+                        ),
+                    );
+                }
+                limit.min(MAX_MEMORY_LIMIT)
+            });
         let env = self.env(at, hook, &mut ok);
         let args = self.args(at, hook, &mut ok);
         let preopens = self.preopens(at, hook, &mut ok);
@@ -653,8 +672,12 @@ impl Walker<'_> {
         match hook.get(key) {
             None | Some(Value::Null) => Ok(None),
             Some(v) => match (positive_integer(v), self.source.format) {
-                (Some(ms), SettingsFormat::Llxprt) => Ok(Some(Duration::from_millis(ms))),
-                (Some(s), SettingsFormat::Claude) => Ok(Some(Duration::from_secs(s))),
+                (Some(ms), SettingsFormat::Llxprt) => {
+                    Ok(Some(self.clamp_timeout(at, key, Duration::from_millis(ms))))
+                }
+                (Some(s), SettingsFormat::Claude) => {
+                    Ok(Some(self.clamp_timeout(at, key, Duration::from_secs(s))))
+                }
                 (None, format) => {
                     let unit = match format {
                         SettingsFormat::Llxprt => "milliseconds",
@@ -668,6 +691,20 @@ impl Walker<'_> {
                 }
             },
         }
+    }
+
+    fn clamp_timeout(&mut self, at: &str, key: &str, timeout: Duration) -> Duration {
+        if timeout <= MAX_TIMEOUT {
+            return timeout;
+        }
+        self.warning(
+            &format!("{at}.{key}"),
+            format!(
+                "longer than the maximum of {} hours; clamped to it",
+                MAX_TIMEOUT.as_secs() / 3600
+            ),
+        );
+        MAX_TIMEOUT
     }
 
     fn count(

@@ -1,9 +1,13 @@
 //! Command hooks: a shell command in its own process group (seeds/001 §4, §7.6, §7.7).
 //!
 //! The command runs under `/bin/sh -c` with cwd = the project dir and the parent's
-//! environment plus the three project-dir variables. Its input is written once and
-//! stdin is closed; stdout and stderr are read concurrently with [`capture`], so no
-//! pipe fills up while another is waited on.
+//! environment plus the three project-dir variables (passed as raw bytes, so a
+//! non-UTF-8 project path arrives intact). Its input is written once and stdin is
+//! closed; stdout and stderr are read concurrently with [`capture`], so no pipe fills
+//! up while another is waited on.
+//!
+//! Before it spawns, a hook waits for one of the process-wide slots
+//! ([`super::slots`]); its `timeout` starts only when it has one.
 //!
 //! On timeout the whole process group gets SIGTERM and, if anything in it is still
 //! alive (or still holds the pipes) [`KILL_GRACE`] later, SIGKILL. When the hook
@@ -12,20 +16,37 @@
 //! still writes to the hook's stdout is part of the hook. A process that detached
 //! its stdio (a real daemon) is left alone. Dropping the future (a cancelled fire)
 //! kills the group too, so no hook outlives the host's interest in it.
+//!
+//! **The group is signalled only while its id is known to be ours.** The shell's
+//! exit is observed through a pidfd (or `waitid(WNOWAIT)`) *without reaping it*:
+//! while the shell is an unreaped zombie its pid — which is the group's id — cannot
+//! be reused, so `kill(-pgid)` cannot reach another hook's (or anyone's) group. Only
+//! after the last signal is the shell reaped, and the guard disarmed.
+//!
+//! **Parent death.** The shell gets `PR_SET_PDEATHSIG(SIGKILL)`, so it dies when
+//! hookhost dies, even by `kill -9`. Linux sends that signal when the *thread* that
+//! forked exits, not the process: hooks are spawned from runtime worker threads,
+//! which live as long as the runtime, and a fire on a short-lived thread
+//! (`fire_blocking`) waits for its hooks before that thread can end. The signal
+//! is not inherited across `fork`, so what the shell starts is covered by the
+//! group kill above and, under `hookhost serve`, by its reaper process.
 
 use std::os::unix::process::ExitStatusExt;
 use std::pin::pin;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use rustix::process::{Pid, Signal, kill_process_group};
-use tokio::io::AsyncWriteExt;
+use rustix::process::{Pid, PidfdFlags, Signal, WaitId, WaitIdOptions, kill_process_group};
+use tokio::io::{AsyncWriteExt, Interest};
+use tokio::io::unix::AsyncFd;
 use tokio::process::{Child, Command};
 use tokio::time::sleep_until;
 
 use super::capture::{Captured, capture};
 use super::failure::HookFailure;
+use super::slots::acquire_process_slot;
 use super::{RawOutcome, RunContext, Status};
+use crate::config::PROJECT_DIR_VARS;
 
 /// Set in every command hook's environment to the process id of the hookhost that
 /// runs it, so that `hookhost hook` run *as* a hook of hookhost notices and does not
@@ -47,6 +68,8 @@ pub const KILL_GRACE: Duration = Duration::from_secs(5);
 /// How long output is still read after the hook exited while something else holds
 /// its pipes.
 pub const DRAIN_GRACE: Duration = Duration::from_millis(200);
+/// How often the exit is polled where pidfds are unavailable (Linux < 5.3).
+const EXIT_POLL: Duration = Duration::from_millis(5);
 
 /// Runs `command` with `input` on stdin.
 pub async fn run_command(
@@ -55,18 +78,37 @@ pub async fn run_command(
     input: &[u8],
     ctx: &RunContext,
 ) -> RawOutcome {
+    let (_slot, queued) = acquire_process_slot().await;
     let start = Instant::now();
+    let mut raw = spawn_and_wait(command, timeout, input, ctx, start).await;
+    raw.duration = start.elapsed();
+    raw.queued = queued;
+    raw
+}
+
+async fn spawn_and_wait(
+    command: &str,
+    timeout: Duration,
+    input: &[u8],
+    ctx: &RunContext,
+    start: Instant,
+) -> RawOutcome {
     let mut cmd = Command::new("/bin/sh");
     cmd.arg("-c")
         .arg(command)
         .current_dir(&ctx.project_dir)
-        .envs(ctx.project_env.iter().map(|(k, v)| (k, v)))
+        .envs(
+            PROJECT_DIR_VARS
+                .iter()
+                .map(|name| (name, ctx.project_dir.as_os_str())),
+        )
         .env(NESTED_ENV, std::process::id().to_string())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0)
         .kill_on_drop(true);
+    die_with_parent(&mut cmd);
     let mut child = match cmd.spawn() {
         Ok(child) => child,
         Err(e) => {
@@ -80,9 +122,7 @@ pub async fn run_command(
             } else {
                 HookFailure::Spawn(format!("{e} (cwd {})", ctx.project_dir.display()))
             };
-            let mut raw = RawOutcome::failed(failure);
-            raw.duration = start.elapsed();
-            return raw;
+            return RawOutcome::failed(failure);
         }
     };
     let mut group = GroupGuard::new(&child);
@@ -107,61 +147,136 @@ pub async fn run_command(
             }
         };
         let mut io = pin!(async { tokio::join!(feed, read_out, read_err) });
-        wait(&mut child, &mut io, &mut group, start + timeout, timeout).await
+        // A timeout too large to add to now (a Claude `timeout` of 2^63 s) never fires.
+        let deadline = start.checked_add(timeout);
+        wait(&mut child, &mut io, &mut group, deadline, timeout).await
     };
-    if matches!(status, Status::Exited(_)) {
-        group.disarm();
-    }
     RawOutcome {
         status,
         stdout: out,
         stderr: err,
-        duration: start.elapsed(),
+        duration: Duration::ZERO,
+        queued: Duration::ZERO,
         fuel_used: None,
     }
 }
 
-/// Waits for the child while pumping its I/O; enforces the timeout.
+/// Asks the kernel to SIGKILL the shell when hookhost dies (see the module docs for
+/// the thread pitfall).
+fn die_with_parent(cmd: &mut Command) {
+    let parent = rustix::process::getpid();
+    #[allow(unsafe_code)]
+    // SAFETY: the closure runs between fork and exec; it only makes two system calls
+    // (prctl, getppid), which are async-signal-safe, and allocates nothing.
+    unsafe {
+        cmd.pre_exec(move || {
+            rustix::process::set_parent_process_death_signal(Some(Signal::KILL))?;
+            // The parent may have died before the prctl: then nobody would send it.
+            if rustix::process::getppid() != Some(parent) {
+                return Err(std::io::Error::other("hookhost exited"));
+            }
+            Ok(())
+        });
+    }
+}
+
+/// Waits for the child while pumping its I/O; enforces the timeout. Returns with
+/// the child reaped and the group guard disarmed, unless waiting failed.
 async fn wait<F: Future<Output = ((), (), ())>>(
     child: &mut Child,
     io: &mut std::pin::Pin<&mut F>,
     group: &mut GroupGuard,
-    deadline: Instant,
+    deadline: Option<Instant>,
     timeout: Duration,
 ) -> Status {
     let mut io_done = false;
-    let exited = loop {
-        tokio::select! {
-            status = child.wait() => break Some(status),
-            _ = sleep_until(deadline.into()) => break None,
-            _ = io.as_mut(), if !io_done => io_done = true,
+    let exited = {
+        let mut exit = pin!(exited(child));
+        let mut expired = pin!(sleep_until_opt(deadline));
+        loop {
+            tokio::select! {
+                () = &mut exit => break true,
+                () = &mut expired => break false,
+                _ = io.as_mut(), if !io_done => io_done = true,
+            }
         }
     };
-    match exited {
-        Some(Ok(status)) => {
-            if !io_done
-                && tokio::time::timeout(DRAIN_GRACE, io.as_mut())
-                    .await
-                    .is_err()
-            {
-                // Something the hook started still holds its pipes.
-                group.kill(Signal::KILL);
-            }
-            match (status.code(), status.signal()) {
+    if exited {
+        if !io_done
+            && tokio::time::timeout(DRAIN_GRACE, io.as_mut())
+                .await
+                .is_err()
+        {
+            // Something the hook started still holds its pipes. The shell is not
+            // reaped yet, so the group id is still ours.
+            group.kill(Signal::KILL);
+        }
+        match reap(child, group).await {
+            Ok(status) => match (status.code(), status.signal()) {
                 (Some(code), _) => Status::Exited(code),
                 (None, Some(signal)) => Status::Failed(HookFailure::Signal(signal)),
                 (None, None) => Status::Failed(HookFailure::Spawn("no exit status".into())),
+            },
+            Err(e) => {
+                group.kill(Signal::KILL);
+                Status::Failed(HookFailure::Spawn(format!("waiting for the process: {e}")))
             }
         }
-        Some(Err(e)) => {
-            group.kill(Signal::KILL);
-            Status::Failed(HookFailure::Spawn(format!("waiting for the process: {e}")))
-        }
-        None => {
-            terminate(child, io, io_done, group).await;
-            Status::Failed(HookFailure::Timeout(timeout))
+    } else {
+        terminate(child, io, io_done, group).await;
+        Status::Failed(HookFailure::Timeout(timeout))
+    }
+}
+
+async fn sleep_until_opt(deadline: Option<Instant>) {
+    match deadline {
+        Some(deadline) => sleep_until(deadline.into()).await,
+        None => std::future::pending().await,
+    }
+}
+
+/// Resolves when the child has exited, without reaping it.
+async fn exited(child: &Child) {
+    let Some(pid) = child
+        .id()
+        .and_then(|id| i32::try_from(id).ok())
+        .and_then(Pid::from_raw)
+    else {
+        // Already reaped by tokio: nothing to wait for.
+        return;
+    };
+    #[allow(unsafe_code)]
+    // SAFETY: an `OwnedFd` is a valid open descriptor, always returns the same raw
+    // fd, and stays open until the `AsyncFd` that owns it is dropped.
+    let registered = |pidfd| unsafe { AsyncFd::register_with_interest(pidfd, Interest::READABLE) };
+    if let Ok(pidfd) = rustix::process::pidfd_open(pid, PidfdFlags::NONBLOCK)
+        && let Ok(pidfd) = registered(pidfd)
+    {
+        // A pidfd polls readable once the process has terminated.
+        if pidfd.readable().await.is_ok() {
+            return;
         }
     }
+    loop {
+        let options = WaitIdOptions::EXITED | WaitIdOptions::NOHANG | WaitIdOptions::NOWAIT;
+        match rustix::process::waitid(WaitId::Pid(pid), options) {
+            Ok(Some(_)) | Err(_) => return,
+            Ok(None) => tokio::time::sleep(EXIT_POLL).await,
+        }
+    }
+}
+
+/// Reaps the exited child; from then on its group id may be reused, so the guard
+/// is disarmed.
+async fn reap(
+    child: &mut Child,
+    group: &mut GroupGuard,
+) -> std::io::Result<std::process::ExitStatus> {
+    let status = child.wait().await;
+    if status.is_ok() {
+        group.disarm();
+    }
+    status
 }
 
 /// SIGTERM to the group; SIGKILL after [`KILL_GRACE`] unless the child exited and the
@@ -175,21 +290,26 @@ async fn terminate<F: Future<Output = ((), (), ())>>(
     group.kill(Signal::TERM);
     let grace_end = tokio::time::Instant::now() + KILL_GRACE;
     let mut child_done = false;
-    while !(child_done && io_done) {
-        tokio::select! {
-            _ = child.wait(), if !child_done => child_done = true,
-            _ = io.as_mut(), if !io_done => io_done = true,
-            _ = sleep_until(grace_end) => break,
+    {
+        let mut exit = pin!(exited(child));
+        while !(child_done && io_done) {
+            tokio::select! {
+                () = &mut exit, if !child_done => child_done = true,
+                _ = io.as_mut(), if !io_done => io_done = true,
+                _ = sleep_until(grace_end) => break,
+            }
         }
     }
+    // Still unreaped: the group id is ours.
     group.kill(Signal::KILL);
-    let _ = tokio::time::timeout(Duration::from_secs(1), child.wait()).await;
+    let _ = tokio::time::timeout(Duration::from_secs(1), reap(child, group)).await;
     if !io_done {
         let _ = tokio::time::timeout(DRAIN_GRACE, io.as_mut()).await;
     }
 }
 
-/// Kills the hook's process group when dropped, unless disarmed.
+/// Kills the hook's process group when dropped, unless disarmed. Armed exactly while
+/// the group leader (the shell) is unreaped, so the id cannot name another group.
 struct GroupGuard {
     pgid: Option<Pid>,
 }

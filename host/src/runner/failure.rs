@@ -36,6 +36,16 @@ pub enum HookFailure {
     /// A plugin trapped (panic, unreachable, stack overflow, …).
     #[error("trapped: {0}")]
     Trap(String),
+    /// It exited 0 but wrote more to stdout than the output cap: the answer is cut off.
+    #[error(
+        "wrote {total} bytes to stdout, more than the {kept}-byte output cap; its answer was cut off and is ignored"
+    )]
+    TruncatedOutput {
+        /// The bytes kept (the cap).
+        kept: usize,
+        /// The bytes written.
+        total: u64,
+    },
     /// A plugin could not be loaded or instantiated.
     #[error("cannot load plugin: {0}")]
     Load(String),

@@ -2,6 +2,7 @@
 //!
 //! | outcome                   | meaning                                                   |
 //! |---------------------------|-----------------------------------------------------------|
+//! | exit 0, stdout truncated | failed: the answer was cut off at the output cap      |
 //! | exit 0, JSON object       | its fields are the hook's answer                          |
 //! | exit 0, JSON string of an object | that object is the answer (double-encoded JSON)    |
 //! | exit 0, other text        | allow; the text becomes `systemMessage`                   |
@@ -50,6 +51,8 @@ pub struct HookExecutionResult {
     pub stderr: String,
     /// How long it ran.
     pub duration: Duration,
+    /// How long it waited for a process or pool slot before it started.
+    pub queued: Duration,
     /// Why it failed, when it did.
     pub error: Option<String>,
     /// Things worth a warning that did not make it fail.
@@ -124,10 +127,21 @@ pub fn interpret(hook: &Hook, raw: RawOutcome) -> HookExecutionResult {
         stdout,
         stderr,
         duration: raw.duration,
+        queued: raw.queued,
         error: None,
         warnings,
     };
     match raw.status {
+        Status::Exited(0) if raw.stdout.truncated() => {
+            // A cut-off answer is not an answer: a JSON object would not parse and
+            // the rest would become a megabytes-long systemMessage.
+            result.exit_code = Some(0);
+            let cause = super::HookFailure::TruncatedOutput {
+                kept: raw.stdout.bytes.len(),
+                total: raw.stdout.total,
+            };
+            fail(&mut result, hook, cause.to_string());
+        }
         Status::Exited(0) => {
             result.exit_code = Some(0);
             result.output = parse_stdout(&result.stdout, &who, &mut result.warnings);

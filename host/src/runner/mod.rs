@@ -9,6 +9,7 @@ mod capture;
 mod command;
 mod failure;
 mod interpret;
+pub mod slots;
 #[cfg(feature = "plugins")]
 pub mod wasm;
 
@@ -43,8 +44,10 @@ pub struct RawOutcome {
     pub stdout: Captured,
     /// Its stderr.
     pub stderr: Captured,
-    /// Wall-clock time from start to end.
+    /// Wall-clock time from start to end (waiting for a slot not included).
     pub duration: Duration,
+    /// Time spent waiting for a process or pool slot before it started.
+    pub queued: Duration,
     /// Fuel a plugin burned (none for commands).
     pub fuel_used: Option<u64>,
 }
@@ -57,6 +60,7 @@ impl RawOutcome {
             stdout: Captured::default(),
             stderr: Captured::default(),
             duration: Duration::ZERO,
+            queued: Duration::ZERO,
             fuel_used: None,
         }
     }
@@ -67,7 +71,8 @@ impl RawOutcome {
 pub struct RunContext {
     /// The project dir: cwd of command hooks, value of the project-dir variables.
     pub project_dir: PathBuf,
-    /// The three project-dir variables, ready to hand to a process or guest.
+    /// The three project-dir variables as text, ready to hand to a guest (command
+    /// hooks get the project dir's raw bytes instead).
     pub project_env: Vec<(String, String)>,
     /// The cap on each of stdout and stderr.
     pub output_cap: usize,

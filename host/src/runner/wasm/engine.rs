@@ -11,10 +11,14 @@
 //! * **Pooling**: instances come from pre-reserved slots, so instantiation makes no
 //!   syscalls. The pool is sized to real concurrency ([`EngineOptions::slots`],
 //!   default 32) with linear memories reserved at the largest configured
-//!   `memoryLimit` — not wasmtime's default of 1000 slots × 4 GiB, which fails under
-//!   `ulimit -v`. If the pooled engine cannot be created, an on-demand engine is used.
+//!   `memoryLimit` up to [`POOL_MEMORY_CEILING`] ([`pool_memory_size`]) — not
+//!   wasmtime's default of 1000 slots × 4 GiB, which fails under `ulimit -v`, and
+//!   not 4 GiB per slot because one plugin asked for it. A plugin whose limit is
+//!   above the pool's runs on a second, on-demand engine (see
+//!   [`super::WasmEngine`]). If the pooled engine cannot be created, an on-demand
+//!   engine is used and [`Shared::pool_error`] says why (a warning diagnostic).
 //!   A semaphore with one permit per slot queues calls instead of failing them when
-//!   the pool is full.
+//!   the pool is full; the wait is not part of a call's timeout.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -35,6 +39,18 @@ pub const DEFAULT_SLOTS: u32 = 32;
 /// page faults for a typical small guest. Resetting it costs a `memset` per call
 /// unless the kernel reports dirty pages (`pagemap_scan`, Linux ≥ 6.7): keep it small.
 pub const KEEP_RESIDENT: usize = 1024 * 1024;
+
+/// The largest linear memory a pool slot reserves: twice the default
+/// `memoryLimit`. With 32 slots × 2 memories that is 16 GiB of address space
+/// (reserved, not committed).
+pub const POOL_MEMORY_CEILING: u64 = 2 * crate::config::DEFAULT_MEMORY_LIMIT;
+
+/// The memory size of a pool slot for plugins whose largest `memoryLimit` is
+/// `max_memory`: that, rounded up to whole Wasm pages, at most
+/// [`POOL_MEMORY_CEILING`], at least 1 MiB.
+pub fn pool_memory_size(max_memory: u64) -> u64 {
+    round_up_to_page(max_memory.clamp(1 << 20, POOL_MEMORY_CEILING))
+}
 
 /// Options of the Wasm engine.
 #[derive(Debug, Clone)]
@@ -74,6 +90,10 @@ pub struct Shared {
     pub engine: Engine,
     /// Whether the pooling allocator is in use.
     pub pooled: bool,
+    /// The largest linear memory this engine can give a guest.
+    pub memory_capacity: u64,
+    /// Why the pooled engine could not be created, when pooling was asked for.
+    pub pool_error: Option<String>,
     /// Permits for concurrent calls.
     pub slots: Arc<Semaphore>,
     /// Linker for components.
@@ -98,18 +118,29 @@ impl std::fmt::Debug for Shared {
 impl Shared {
     /// Creates the engine (pooled if possible), linkers and ticker.
     pub fn new(options: &EngineOptions) -> Result<Shared, String> {
-        let max_memory = round_up_to_page(options.max_memory.max(1 << 20));
-        let pooled = options
-            .pooling
-            .then(|| Engine::new(&config(max_memory, Some(options.slots))).ok())
-            .flatten();
-        let (engine, pooled) = match pooled {
-            Some(engine) => (engine, true),
-            None => (
-                Engine::new(&config(max_memory, None))
-                    .map_err(|e| format!("cannot create the Wasm engine: {e}"))?,
-                false,
-            ),
+        let pool_memory = pool_memory_size(options.max_memory);
+        let mut pool_error = None;
+        let pooled = if options.pooling {
+            match Engine::new(&config(pool_memory, Some(options.slots))) {
+                Ok(engine) => Some(engine),
+                Err(e) => {
+                    pool_error = Some(format!("{e:#}"));
+                    None
+                }
+            }
+        } else {
+            None
+        };
+        let (engine, pooled, memory_capacity) = match pooled {
+            Some(engine) => (engine, true, pool_memory),
+            None => {
+                // On demand, memories are allocated per call: reserve only what the
+                // largest plugin may use.
+                let max_memory = round_up_to_page(options.max_memory.max(1 << 20));
+                let engine = Engine::new(&config(max_memory, None))
+                    .map_err(|e| format!("cannot create the Wasm engine: {e}"))?;
+                (engine, false, max_memory)
+            }
         };
         let component_linker =
             component_linker(&engine).map_err(|e| format!("cannot link WASI: {e}"))?;
@@ -128,6 +159,8 @@ impl Shared {
             slots: Arc::new(Semaphore::new(options.slots.max(1) as usize)),
             engine,
             pooled,
+            memory_capacity,
+            pool_error,
             component_linker,
             module_linker,
         })

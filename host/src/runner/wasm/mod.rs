@@ -32,10 +32,14 @@ pub use plugin::Plugin;
 use super::HookFailure;
 use crate::config::PluginConfig;
 
-/// The engine shared by every plugin of a hook system.
+/// The engine shared by every plugin of a hook system, plus — created when first
+/// needed — an on-demand engine for plugins whose `memoryLimit` is larger than a
+/// pool slot (so one big plugin does not size every slot).
 #[derive(Debug, Clone)]
 pub struct WasmEngine {
     shared: Arc<engine::Shared>,
+    options: EngineOptions,
+    large: Arc<std::sync::OnceLock<Result<Arc<engine::Shared>, HookFailure>>>,
 }
 
 impl WasmEngine {
@@ -44,6 +48,8 @@ impl WasmEngine {
         engine::Shared::new(options)
             .map(|shared| WasmEngine {
                 shared: Arc::new(shared),
+                options: options.clone(),
+                large: Arc::default(),
             })
             .map_err(HookFailure::Load)
     }
@@ -58,8 +64,30 @@ impl WasmEngine {
         self.shared.cache_refused.as_deref()
     }
 
+    /// Why the pooling allocator could not be used although it was asked for.
+    pub fn pool_error(&self) -> Option<&str> {
+        self.shared.pool_error.as_deref()
+    }
+
     /// Loads a plugin.
     pub fn load(&self, config: &PluginConfig) -> Result<Arc<Plugin>, HookFailure> {
-        Plugin::load(&self.shared, config).map(Arc::new)
+        let shared = if config.memory_limit <= self.shared.memory_capacity {
+            &self.shared
+        } else {
+            self.large
+                .get_or_init(|| {
+                    let options = EngineOptions {
+                        pooling: false,
+                        max_memory: self.options.max_memory.max(config.memory_limit),
+                        ..self.options.clone()
+                    };
+                    engine::Shared::new(&options)
+                        .map(Arc::new)
+                        .map_err(HookFailure::Load)
+                })
+                .as_ref()
+                .map_err(Clone::clone)?
+        };
+        Plugin::load(shared, config).map(Arc::new)
     }
 }

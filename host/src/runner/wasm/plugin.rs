@@ -190,7 +190,14 @@ impl Plugin {
     }
 
     /// Runs the plugin once with `input` on stdin, within `timeout`.
+    /// The wait for a pool slot comes first and is not part of `timeout`: a guard
+    /// that never started must not time out (and fail open) because others ran.
     pub async fn run(&self, input: Arc<[u8]>, timeout: Duration, ctx: &RunContext) -> RawOutcome {
+        let queued_at = Instant::now();
+        let Ok(_permit) = self.shared.slots.acquire().await else {
+            return RawOutcome::failed(HookFailure::Load("the engine is shutting down".into()));
+        };
+        let queued = queued_at.elapsed();
         let start = Instant::now();
         let (builder, stdio) = match context(
             &self.config,
@@ -212,16 +219,13 @@ impl Plugin {
             stdout: stdio.stdout.take(),
             stderr: stdio.stderr.take(),
             duration: start.elapsed(),
+            queued,
             fuel_used,
         }
     }
 
     /// One call: its status and the fuel it burned.
     async fn call(&self, mut builder: wasmtime_wasi::WasiCtxBuilder) -> (Status, Option<u64>) {
-        let Ok(_permit) = self.shared.slots.acquire().await else {
-            let failure = HookFailure::Load("the engine is shutting down".into());
-            return (Status::Failed(failure), None);
-        };
         let limiter = Limiter::new(self.config.memory_limit);
         match &self.entry {
             Entry::Component(pre) => {

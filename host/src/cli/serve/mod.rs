@@ -1,0 +1,104 @@
+//! `hookhost serve`: the MessageBus contract (seeds/002) as JSON Lines on
+//! stdin/stdout ([`stdio`]) or a Unix socket ([`socket`]).
+//!
+//! Requests are fired concurrently and answered as they finish (out of order), at
+//! most `--max-in-flight` per stream: past that the server stops reading that
+//! stream until one is answered, so a fast client cannot queue unbounded work.
+//! Command hooks of all requests share one cap on processes (`--max-processes`, see
+//! [`hookhost::runner::slots`]), plugins the engine's pool slots; time waiting for
+//! either is reported as `queuedMs`, not counted against a hook's timeout. Plugins
+//! stay compiled for the life of the process; settings reload on change
+//! ([`reload`]). A malformed line gets an error answer and serving goes on; a fire
+//! that panics is answered `INTERNAL`.
+
+mod protocol;
+mod reload;
+mod session;
+mod socket;
+mod stdio;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use hookhost::HookSystemBuilder;
+
+
+/// Default `--max-in-flight`: requests of one stream fired or awaiting their write.
+pub const DEFAULT_MAX_IN_FLIGHT: usize = 64;
+/// The environment variable that sets `--max-in-flight` when the flag is absent.
+pub const MAX_IN_FLIGHT_ENV: &str = "HOOKHOST_MAX_IN_FLIGHT";
+/// The environment variable that sets `--max-processes` when the flag is absent.
+pub const MAX_PROCESSES_ENV: &str = "HOOKHOST_MAX_PROCESSES";
+/// How long a shutdown waits for answers to be written once every fire is done (a
+/// client that stops reading must not keep the server alive).
+pub const WRITE_LIMIT: Duration = Duration::from_secs(10);
+
+/// How to serve.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Serve on this Unix socket instead of stdin/stdout.
+    pub socket: Option<PathBuf>,
+    /// Requests of one stream in flight at most.
+    pub max_in_flight: usize,
+    /// The cap on concurrent hook processes (default: see `runner::slots`).
+    pub max_processes: Option<usize>,
+}
+
+impl Options {
+    /// Fills what the flags left open from the environment.
+    pub fn resolve(
+        socket: Option<PathBuf>,
+        max_in_flight: Option<usize>,
+        max_processes: Option<usize>,
+    ) -> Options {
+        let env = |name: &str| std::env::var(name).ok().and_then(|v| v.trim().parse().ok());
+        Options {
+            socket,
+            max_in_flight: max_in_flight
+                .or_else(|| env(MAX_IN_FLIGHT_ENV))
+                .unwrap_or(DEFAULT_MAX_IN_FLIGHT)
+                .max(1),
+            max_processes: max_processes.or_else(|| env(MAX_PROCESSES_ENV)),
+        }
+    }
+}
+
+pub async fn run(builder: HookSystemBuilder, options: Options) -> anyhow::Result<()> {
+    if let Some(max) = options.max_processes {
+        hookhost::runner::slots::set_max_processes(max);
+    }
+    let mut term = Terminate::install();
+    let system = reload::Shared::build(&builder).await?;
+    let reloader = tokio::spawn(reload::reload_loop(builder, system.clone()));
+    let served = match &options.socket {
+        Some(path) => socket::serve(system, &options, path, &mut term).await,
+        None => stdio::serve(system, &options, &mut term).await,
+    };
+    reloader.abort();
+    served
+}
+
+/// SIGTERM, caught from start-up on (so an early one drains instead of killing).
+pub struct Terminate(Option<tokio::signal::unix::Signal>);
+
+impl Terminate {
+    fn install() -> Terminate {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(signal) => Terminate(Some(signal)),
+            Err(e) => {
+                tracing::warn!("cannot handle SIGTERM: {e}");
+                Terminate(None)
+            }
+        }
+    }
+
+    /// Resolves at SIGTERM (never, if the handler could not be installed).
+    pub async fn recv(&mut self) {
+        match &mut self.0 {
+            Some(signal) => {
+                signal.recv().await;
+            }
+            None => std::future::pending().await,
+        }
+    }
+}

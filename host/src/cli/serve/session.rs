@@ -1,0 +1,183 @@
+//! One stream of requests (stdin, or one socket connection) and its answers, with
+//! backpressure: at most `max_in_flight` requests of the stream are being fired or
+//! waiting to be written, and the reader does not read the next line until one of
+//! them is done. Every request gets exactly one answer: a fire that panics is
+//! answered with `INTERNAL`.
+
+use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use futures::FutureExt;
+use serde_json::Value;
+use tokio::sync::{Notify, Semaphore, mpsc};
+
+use super::protocol::{Answer, Body, is_blank, parse_request};
+use super::reload::Shared;
+
+/// What a writer receives: an answer, or `None` = flush and stop.
+pub type Outgoing = Option<Answer>;
+
+/// Counts the requests in flight in the whole server, so that a shutdown can wait
+/// for them.
+#[derive(Clone, Default)]
+pub struct Tracker(Arc<(AtomicUsize, Notify)>);
+
+/// One request in flight; dropping it marks it done.
+pub struct InFlight(Tracker);
+
+impl Tracker {
+    fn enter(&self) -> InFlight {
+        self.0.0.fetch_add(1, Ordering::SeqCst);
+        InFlight(self.clone())
+    }
+
+    /// Resolves once nothing is in flight.
+    pub async fn idle(&self) {
+        loop {
+            let notified = self.0.1.notified();
+            let mut notified = std::pin::pin!(notified);
+            notified.as_mut().enable();
+            if self.0.0.load(Ordering::SeqCst) == 0 {
+                return;
+            }
+            notified.await;
+        }
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        if self.0.0.0.fetch_sub(1, Ordering::SeqCst) == 1 {
+            self.0.0.1.notify_waiters();
+        }
+    }
+}
+
+/// The request side of one stream.
+pub struct Session {
+    system: Shared,
+    permits: Arc<Semaphore>,
+    answers: mpsc::Sender<Outgoing>,
+    tracker: Tracker,
+}
+
+impl Session {
+    pub fn new(
+        system: Shared,
+        max_in_flight: usize,
+        answers: mpsc::Sender<Outgoing>,
+        tracker: Tracker,
+    ) -> Session {
+        Session {
+            system,
+            permits: Arc::new(Semaphore::new(max_in_flight.max(1))),
+            answers,
+            tracker,
+        }
+    }
+
+    /// Takes one complete request line. Returns once the request is queued — which
+    /// waits while `max_in_flight` requests of this stream are unanswered.
+    pub async fn submit(&self, line: &[u8]) {
+        if is_blank(line) {
+            return;
+        }
+        let Ok(permit) = Arc::clone(&self.permits).acquire_owned().await else {
+            return;
+        };
+        match parse_request(line) {
+            Err(answer) => {
+                let _ = self.answers.send(Some(answer)).await;
+            }
+            Ok(request) => {
+                let in_flight = self.tracker.enter();
+                let system = self.system.current();
+                let answers = self.answers.clone();
+                tokio::spawn(async move {
+                    let fire = system.fire(request.event, request.input);
+                    let answer = guarded(request.id, fire).await;
+                    // Done firing; a shutdown now only waits for the write, which
+                    // queues ahead of the writer's stop (the channel is FIFO).
+                    drop(in_flight);
+                    // The writer may be gone (a vanished client): the answer is moot.
+                    let _ = answers.send(Some(answer)).await;
+                    drop(permit);
+                });
+            }
+        }
+    }
+
+    /// Answers a line that was too long.
+    pub async fn reject(&self, answer: Answer) {
+        let _ = self.answers.send(Some(answer)).await;
+    }
+}
+
+/// Runs a fire; a panic becomes an `INTERNAL` error answer instead of a lost one.
+pub async fn guarded(
+    id: Value,
+    fire: impl Future<Output = hookhost::AggregatedHookResult>,
+) -> Answer {
+    match AssertUnwindSafe(fire).catch_unwind().await {
+        Ok(result) => Answer {
+            id: Some(id),
+            body: Body::Output(result),
+        },
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic".to_owned());
+            Answer::error(
+                Some(id),
+                "INTERNAL",
+                format!("hookhost failed while firing this request: {what}"),
+            )
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_panicking_fire_is_answered_internal() {
+        let answer = guarded(Value::from("p-1"), async {
+            if Value::Null.is_null() {
+                panic!("boom");
+            }
+            hookhost::AggregatedHookResult::empty()
+        })
+        .await;
+        assert_eq!(answer.id, Some(Value::from("p-1")));
+        match answer.body {
+            Body::Error { code, message } => {
+                assert_eq!(code, "INTERNAL");
+                assert!(message.contains("boom"), "{message}");
+            }
+            Body::Output(_) => panic!("a panic produced an output"),
+        }
+    }
+
+    #[tokio::test]
+    async fn tracker_is_idle_when_every_request_is_done() {
+        let tracker = Tracker::default();
+        let a = tracker.enter();
+        let b = tracker.enter();
+        let waiter = tokio::spawn({
+            let tracker = tracker.clone();
+            async move { tracker.idle().await }
+        });
+        drop(a);
+        tokio::task::yield_now().await;
+        assert!(!waiter.is_finished());
+        drop(b);
+        tokio::time::timeout(std::time::Duration::from_secs(5), waiter)
+            .await
+            .unwrap()
+            .unwrap();
+    }
+}

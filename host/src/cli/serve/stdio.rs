@@ -1,0 +1,132 @@
+//! `hookhost serve` on stdin/stdout: a plain thread reads request lines (it blocks
+//! in `read`, not a runtime thread), a plain thread writes answers into a buffer
+//! that is flushed whenever the answer queue runs empty, and the fires run on the
+//! runtime. EOF or SIGTERM: stop reading, let in-flight requests finish, write their
+//! answers, exit 0.
+
+use std::io::{BufRead, BufWriter, Read, Write};
+
+use tokio::sync::{mpsc, oneshot};
+
+use super::protocol::{Answer, MAX_LINE};
+use super::session::{Outgoing, Session, Tracker};
+use super::{Options, Terminate, WRITE_LIMIT, reload::Shared};
+
+pub async fn serve(system: Shared, options: &Options, term: &mut Terminate) -> anyhow::Result<()> {
+    let tracker = Tracker::default();
+    let (tx, rx) = mpsc::channel::<Outgoing>(options.max_in_flight.max(1));
+    let writer = std::thread::Builder::new()
+        .name("hookhost-stdout".to_owned())
+        .spawn(move || write_answers(rx, std::io::stdout().lock()))?;
+    let session = Session::new(system, options.max_in_flight, tx.clone(), tracker.clone());
+    let handle = tokio::runtime::Handle::current();
+    let (eof_tx, eof_rx) = oneshot::channel();
+    std::thread::Builder::new()
+        .name("hookhost-stdin".to_owned())
+        .spawn(move || {
+            let read = read_lines(std::io::stdin().lock(), |line| match line {
+                Some(line) => handle.block_on(session.submit(line)),
+                None => handle.block_on(session.reject(Answer::line_too_long())),
+            });
+            let _ = eof_tx.send(read);
+        })?;
+    let read = tokio::select! {
+        read = eof_rx => read.unwrap_or(Ok(())),
+        () = term.recv() => Ok(()),
+    };
+    tracker.idle().await;
+    // A reader that stopped reading stdout must not hold the exit up for ever.
+    let _ = tokio::time::timeout(WRITE_LIMIT, async {
+        let _ = tx.send(None).await;
+        let _ = tokio::task::spawn_blocking(move || writer.join()).await;
+    })
+    .await;
+    read.map_err(Into::into)
+}
+
+/// Calls `each` with every line (without a limit on how long it waits), or `None`
+/// for a line longer than [`MAX_LINE`] (the rest of which is skipped).
+pub fn read_lines(
+    mut input: impl BufRead,
+    mut each: impl FnMut(Option<&[u8]>),
+) -> std::io::Result<()> {
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        let n = (&mut input)
+            .take(MAX_LINE as u64 + 1)
+            .read_until(b'\n', &mut line)?;
+        if n == 0 {
+            return Ok(());
+        }
+        if line.len() > MAX_LINE && !line.ends_with(b"\n") {
+            skip_rest_of_line(&mut input)?;
+            each(None);
+        } else {
+            each(Some(&line));
+        }
+        if line.capacity() > 1024 * 1024 {
+            // One huge line must not pin its buffer for the rest of the session.
+            line = Vec::new();
+        }
+    }
+}
+
+fn skip_rest_of_line(input: &mut impl BufRead) -> std::io::Result<()> {
+    loop {
+        let buf = input.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(());
+        }
+        if let Some(i) = buf.iter().position(|&b| b == b'\n') {
+            input.consume(i + 1);
+            return Ok(());
+        }
+        let n = buf.len();
+        input.consume(n);
+    }
+}
+
+/// Writes answers until told to stop or the output fails; flushes when the queue is
+/// empty, so a burst of answers costs one write.
+fn write_answers(mut rx: mpsc::Receiver<Outgoing>, out: impl Write) {
+    let mut out = BufWriter::with_capacity(64 * 1024, out);
+    while let Some(Some(answer)) = rx.blocking_recv() {
+        if answer.write_line(&mut out).is_err() {
+            return;
+        }
+        loop {
+            match rx.try_recv() {
+                Ok(Some(answer)) => {
+                    if answer.write_line(&mut out).is_err() {
+                        return;
+                    }
+                }
+                Ok(None) => {
+                    let _ = out.flush();
+                    return;
+                }
+                Err(_) => break,
+            }
+        }
+        if out.flush().is_err() {
+            return;
+        }
+    }
+    let _ = out.flush();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_lines_are_skipped_whole_and_reading_goes_on() {
+        let mut input = vec![b'x'; MAX_LINE + 10];
+        input.extend_from_slice(b"\nnext\n");
+        let mut seen = Vec::new();
+        read_lines(&input[..], |line| seen.push(line.map(<[u8]>::to_vec)))
+            .unwrap();
+        assert_eq!(seen, vec![None, Some(b"next\n".to_vec())]);
+    }
+}
