@@ -168,9 +168,15 @@ async fn the_output_cap_is_configurable() {
             object(json!({"tool_name": "t", "tool_input": {}, "tool_response": {}})),
         )
         .await;
-    let message = result.system_message().expect("the cut JSON is plain text");
-    assert_eq!(message.len(), 1024);
-    assert!(message.starts_with("{\"systemMessage\":\"yyy"));
+    // The cut JSON is no answer: the hook failed (fail-open), nothing reaches the
+    // final output.
+    assert_eq!(result.system_message(), None);
+    assert_eq!(result.executions[0].stdout.len(), 1024);
+    assert!(
+        result.errors.len() == 1 && result.errors[0].contains("1024-byte output cap"),
+        "{:?}",
+        result.errors
+    );
     let warnings = &result.executions[0].warnings;
     assert!(
         warnings

@@ -24,6 +24,7 @@ mod matchers;
 mod observability;
 mod plugin;
 mod process;
+mod reliability;
 mod scaffold;
 mod schema;
 mod security;

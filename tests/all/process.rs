@@ -190,8 +190,10 @@ fn two_mib_of_additional_context_are_delivered_whole() {
     assert!(context.bytes().all(|b| b == b'x'));
 }
 
+/// Issue 14 (seen 7): a cut-off answer on exit 0 is a failed hook (subject to
+/// `failurePolicy`), not 16 MiB of `systemMessage`.
 #[test]
-fn twenty_mib_of_output_are_truncated_to_the_cap_with_a_warning() {
+fn twenty_mib_of_output_fail_the_hook_instead_of_becoming_a_message() {
     let p = Project::new();
     let bytes = 20 * 1024 * 1024;
     let hook = big_context_hook(&p, bytes);
@@ -212,13 +214,32 @@ fn twenty_mib_of_output_are_truncated_to_the_cap_with_a_warning() {
         "no {warning:?} in stderr: {:.2000}",
         fired.stderr
     );
-    // Cut JSON does not parse: no additionalContext, the text is a system message.
-    assert!(fired.final_output().get("hookSpecificOutput").is_none());
-    let message = fired.final_output()["systemMessage"]
-        .as_str()
-        .expect("systemMessage");
-    assert_eq!(message.len(), cap);
-    assert!(message.starts_with(PREFIX));
+    // Cut JSON is no answer: nothing of it reaches the final output.
+    assert_eq!(fired.final_output(), &json!({}), "{:.300}", fired.stderr);
+    let error = fired.single_error(&["stdout", "output cap", "(failing open)"]);
+    assert!(
+        error.contains(&format!("wrote {total} bytes to stdout")),
+        "{error}"
+    );
+    assert!(!fired.success());
+
+    // With failurePolicy block, the cut-off answer blocks.
+    let mut blocking = cmd(&hook);
+    blocking["failurePolicy"] = json!("block");
+    p.settings(json!({"AfterTool": [group(vec![blocking])]}));
+    let fired = p.fire(
+        "AfterTool",
+        json!({"tool_name": "read_file", "tool_input": {}, "tool_response": {}}),
+    );
+    assert_eq!(fired.code, 2, "a blocking policy blocks");
+    assert_eq!(fired.final_output()["decision"], "block");
+    assert!(
+        fired.final_output()["reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("output cap")),
+        "{}",
+        fired.final_output()
+    );
 }
 
 #[test]

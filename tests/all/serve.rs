@@ -13,8 +13,8 @@ use serde_json::{Value, json};
 use crate::common::{Project, cmd, group, say};
 
 /// A running `hookhost serve` with its response lines arriving on a channel.
-struct Server {
-    child: Child,
+pub struct Server {
+    pub child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
 }
@@ -23,12 +23,19 @@ struct Server {
 const ANSWER_LIMIT: Duration = Duration::from_secs(30);
 
 impl Server {
-    fn start(project: &Project) -> Server {
+    pub fn start(project: &Project) -> Server {
+        Server::start_with(project, &[], &[])
+    }
+
+    /// `hookhost serve` with extra flags and environment.
+    pub fn start_with(project: &Project, args: &[&str], env: &[(&str, &str)]) -> Server {
         let mut command = project.command();
         command
             .arg("serve")
             .arg("--project-dir")
             .arg(project.dir())
+            .args(args)
+            .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit());
@@ -51,18 +58,18 @@ impl Server {
         }
     }
 
-    fn send_line(&mut self, line: &str) {
+    pub fn send_line(&mut self, line: &str) {
         let stdin = self.stdin.as_mut().expect("stdin open");
         writeln!(stdin, "{line}").expect("write request");
         stdin.flush().expect("flush request");
     }
 
-    fn send(&mut self, id: &str, event: &str, input: Value) {
+    pub fn send(&mut self, id: &str, event: &str, input: Value) {
         let request = json!({"correlationId": id, "eventName": event, "input": input});
         self.send_line(&request.to_string());
     }
 
-    fn next(&mut self) -> Value {
+    pub fn next(&mut self) -> Value {
         let line = match self.lines.recv_timeout(ANSWER_LIMIT) {
             Ok(line) => line,
             Err(RecvTimeoutError::Timeout) => {
@@ -75,7 +82,7 @@ impl Server {
     }
 
     /// Closes stdin and waits (bounded) for the exit code.
-    fn finish(mut self) -> (i32, Vec<Value>) {
+    pub fn finish(mut self) -> (i32, Vec<Value>) {
         drop(self.stdin.take());
         let start = Instant::now();
         let status = loop {

@@ -29,7 +29,7 @@
 //! which live as long as the runtime, and a fire on a short-lived thread
 //! (`fire_blocking`) waits for its hooks before that thread can end. The signal
 //! is not inherited across `fork`, so what the shell starts is covered by the
-//! group kill above and, under `hookhost serve`, by its reaper process.
+//! group kill above and, under `hookhost serve`, by the [`super::reaper`] process.
 
 use std::os::unix::process::ExitStatusExt;
 use std::pin::pin;
@@ -272,6 +272,8 @@ async fn reap(
     child: &mut Child,
     group: &mut GroupGuard,
 ) -> std::io::Result<std::process::ExitStatus> {
+    // Withdrawn from the reaper while the id is still ours.
+    group.unwatch();
     let status = child.wait().await;
     if status.is_ok() {
         group.disarm();
@@ -310,8 +312,10 @@ async fn terminate<F: Future<Output = ((), (), ())>>(
 
 /// Kills the hook's process group when dropped, unless disarmed. Armed exactly while
 /// the group leader (the shell) is unreaped, so the id cannot name another group.
+/// Also announces the group to the [`super::reaper`] while it may be alive.
 struct GroupGuard {
     pgid: Option<Pid>,
+    watched: bool,
 }
 
 impl GroupGuard {
@@ -320,7 +324,21 @@ impl GroupGuard {
             .id()
             .and_then(|id| i32::try_from(id).ok())
             .and_then(Pid::from_raw);
-        GroupGuard { pgid }
+        if let Some(pgid) = pgid {
+            super::reaper::watch(pgid.as_raw_nonzero().get());
+        }
+        GroupGuard {
+            pgid,
+            watched: pgid.is_some(),
+        }
+    }
+
+    fn unwatch(&mut self) {
+        if let Some(pgid) = self.pgid
+            && std::mem::take(&mut self.watched)
+        {
+            super::reaper::unwatch(pgid.as_raw_nonzero().get());
+        }
     }
 
     fn kill(&self, signal: Signal) {
@@ -338,5 +356,6 @@ impl GroupGuard {
 impl Drop for GroupGuard {
     fn drop(&mut self) {
         self.kill(Signal::KILL);
+        self.unwatch();
     }
 }

@@ -9,6 +9,7 @@ mod capture;
 mod command;
 mod failure;
 mod interpret;
+pub mod reaper;
 pub mod slots;
 #[cfg(feature = "plugins")]
 pub mod wasm;

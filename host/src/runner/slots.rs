@@ -8,8 +8,9 @@
 //! `queuedMs`.
 //!
 //! The cap is a small multiple of the core count (hooks mostly wait on I/O or
-//! sleep), never above [`MAX_PROCESSES_CEILING`]. `hookhost serve --max-processes`
-//! (or [`set_max_processes`] before the first fire) overrides it.
+//! sleep), never above [`MAX_PROCESSES_CEILING`]. `HOOKHOST_MAX_PROCESSES`,
+//! `hookhost serve --max-processes` or [`set_max_processes`] (before the first
+//! fire) override it.
 
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -18,6 +19,8 @@ use tokio::sync::{Semaphore, SemaphorePermit};
 
 /// The cap can never be set above this.
 pub const MAX_PROCESSES_CEILING: usize = 64;
+/// The environment variable that sets the cap (when nothing set it before).
+pub const MAX_PROCESSES_ENV: &str = "HOOKHOST_MAX_PROCESSES";
 /// Hook processes per core by default.
 pub const PROCESSES_PER_CORE: usize = 4;
 
@@ -57,7 +60,14 @@ pub fn max_processes() -> usize {
 }
 
 fn slots() -> &'static Slots {
-    SLOTS.get_or_init(|| init(default_max_processes()))
+    SLOTS.get_or_init(|| {
+        let from_env = std::env::var(MAX_PROCESSES_ENV)
+            .ok()
+            .and_then(|v| v.trim().parse::<usize>().ok());
+        init(from_env.map_or_else(default_max_processes, |max| {
+            max.clamp(1, MAX_PROCESSES_CEILING)
+        }))
+    })
 }
 
 /// Waits for a process slot; returns it with the time spent waiting. The semaphore

@@ -27,8 +27,6 @@ use hookhost::HookSystemBuilder;
 pub const DEFAULT_MAX_IN_FLIGHT: usize = 64;
 /// The environment variable that sets `--max-in-flight` when the flag is absent.
 pub const MAX_IN_FLIGHT_ENV: &str = "HOOKHOST_MAX_IN_FLIGHT";
-/// The environment variable that sets `--max-processes` when the flag is absent.
-pub const MAX_PROCESSES_ENV: &str = "HOOKHOST_MAX_PROCESSES";
 /// How long a shutdown waits for answers to be written once every fire is done (a
 /// client that stops reading must not keep the server alive).
 pub const WRITE_LIMIT: Duration = Duration::from_secs(10);
@@ -58,7 +56,8 @@ impl Options {
                 .or_else(|| env(MAX_IN_FLIGHT_ENV))
                 .unwrap_or(DEFAULT_MAX_IN_FLIGHT)
                 .max(1),
-            max_processes: max_processes.or_else(|| env(MAX_PROCESSES_ENV)),
+            // Without the flag, the library reads HOOKHOST_MAX_PROCESSES itself.
+            max_processes,
         }
     }
 }
@@ -68,6 +67,11 @@ pub async fn run(builder: HookSystemBuilder, options: Options) -> anyhow::Result
         hookhost::runner::slots::set_max_processes(max);
     }
     let mut term = Terminate::install();
+    if let Err(e) = hookhost::runner::reaper::start() {
+        eprintln!(
+            "hookhost: cannot start the reaper ({e}); what hooks start may outlive a killed server"
+        );
+    }
     let system = reload::Shared::build(&builder).await?;
     let reloader = tokio::spawn(reload::reload_loop(builder, system.clone()));
     let served = match &options.socket {

@@ -97,12 +97,10 @@ impl Session {
                 tokio::spawn(async move {
                     let fire = system.fire(request.event, request.input);
                     let answer = guarded(request.id, fire).await;
-                    // Done firing; a shutdown now only waits for the write, which
-                    // queues ahead of the writer's stop (the channel is FIFO).
-                    drop(in_flight);
                     // The writer may be gone (a vanished client): the answer is moot.
                     let _ = answers.send(Some(answer)).await;
-                    drop(permit);
+                    // Only now, with the answer queued ahead of any stop, is it done.
+                    drop((permit, in_flight));
                 });
             }
         }

@@ -9,6 +9,7 @@
 //! |----------------|----------------------------------------------------------------------|
 //! | `spin`         | infinite busy loop (fuel / deadline)                                 |
 //! | `sleep`        | `std::thread::sleep` for 60 s (deadline while blocked in the host)   |
+//! | `nap`          | sleep `ms` milliseconds (default 40), then block: a slow guard        |
 //! | `membomb`      | allocate and touch 1 MiB blocks until allocation fails (memory limit)|
 //! | `trap`         | `panic!` (a trap on wasm)                                            |
 //! | `stackoverflow`| unbounded non-tail recursion                                         |
@@ -36,6 +37,7 @@ use hookhost_guest::{HookInput, HookOutput, HookResult, Value, register_hook};
 const MODES: &[&str] = &[
     "spin",
     "sleep",
+    "nap",
     "membomb",
     "trap",
     "stackoverflow",
@@ -131,6 +133,11 @@ fn adversary(input: HookInput) -> HookResult {
         "sleep" => {
             std::thread::sleep(Duration::from_secs(60));
             message("adversary: woke up after 60 s".to_owned())
+        }
+        "nap" => {
+            let ms = field(&input, "ms").and_then(|ms| ms.parse().ok()).unwrap_or(40);
+            std::thread::sleep(Duration::from_millis(ms));
+            Ok(HookOutput::block("adversary: nap"))
         }
         "membomb" => {
             let mut blocks: Vec<Vec<u8>> = Vec::new();

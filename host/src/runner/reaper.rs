@@ -1,0 +1,93 @@
+//! The reaper: a small watchdog process that kills the process groups of hooks still
+//! running when hookhost dies — even by `kill -9`, which no code of ours survives.
+//!
+//! A hook's shell dies with hookhost by itself (`PR_SET_PDEATHSIG`, see
+//! [`super::command`]), but that signal is not inherited: a script the shell ran,
+//! or a `sleep` the script started, would be orphaned and live on. So a long-lived
+//! host (`hookhost serve`) starts the reaper once: `/bin/sh` reading `+ PGID` /
+//! `- PGID` lines on a pipe from us. Each command hook's group is announced when it
+//! spawns and withdrawn just *before* its leader is reaped (while the id is still
+//! ours, see [`super::command`]). When the pipe reaches EOF — hookhost exited, for
+//! whatever reason — the reaper SIGKILLs every group still announced, then exits.
+//! After a clean exit nothing is announced any more, so it only exits.
+//!
+//! The reaper runs in its own process group with SIGINT, SIGTERM and SIGHUP
+//! ignored, so signals meant for hookhost's group do not end it first. One window
+//! remains: between hookhost's death and the reaper's kill, init may reap a dead
+//! shell and its pid could in theory be reused as a new group id; that window is the
+//! reaper's reaction time to EOF.
+
+use std::io::Write;
+use std::os::unix::process::CommandExt;
+use std::process::{ChildStdin, Command, Stdio};
+use std::sync::{Mutex, OnceLock};
+
+static PIPE: OnceLock<Mutex<Option<ChildStdin>>> = OnceLock::new();
+
+const SCRIPT: &str = r#"trap '' INT TERM HUP
+live=' '
+while read -r op pg; do
+  case $op in
+    +) live="$live$pg " ;;
+    -) case $live in *" $pg "*) live="${live%% $pg *} ${live#* $pg }" ;; esac ;;
+  esac
+done
+for pg in $live; do kill -KILL "-$pg" 2>/dev/null; done
+"#;
+
+/// Starts the reaper for this process (once; later calls do nothing).
+pub fn start() -> std::io::Result<()> {
+    if PIPE.get().is_some() {
+        return Ok(());
+    }
+    let mut child = Command::new("/bin/sh")
+        .arg("-c")
+        .arg(SCRIPT)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn()?;
+    let pipe = child.stdin.take();
+    // The reaper must outlive us; it is reaped by init after we are gone.
+    drop(child);
+    let _ = PIPE.set(Mutex::new(pipe));
+    Ok(())
+}
+
+/// Whether a reaper is running.
+pub fn is_running() -> bool {
+    PIPE.get()
+        .is_some_and(|pipe| pipe.lock().map(|p| p.is_some()).unwrap_or(false))
+}
+
+/// Announces a hook's process group.
+pub(crate) fn watch(pgid: i32) {
+    send(b'+', pgid);
+}
+
+/// Withdraws a hook's process group (before its leader is reaped).
+pub(crate) fn unwatch(pgid: i32) {
+    send(b'-', pgid);
+}
+
+fn send(op: u8, pgid: i32) {
+    let Some(pipe) = PIPE.get() else {
+        return;
+    };
+    let mut guard = match pipe.lock() {
+        Ok(guard) => guard,
+        Err(poisoned) => poisoned.into_inner(),
+    };
+    if let Some(stdin) = guard.as_mut() {
+        let mut line = Vec::with_capacity(16);
+        line.push(op);
+        line.push(b' ');
+        line.extend_from_slice(pgid.to_string().as_bytes());
+        line.push(b'\n');
+        if stdin.write_all(&line).is_err() {
+            // The reaper is gone; hooks still die with their shells.
+            *guard = None;
+        }
+    }
+}

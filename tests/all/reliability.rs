@@ -1,0 +1,507 @@
+//! Reliability of `hookhost serve` under load and misbehaving clients (issue 14):
+//! bounded processes and requests in flight, queue time outside the timeout, every
+//! request answered exactly once, nothing left behind after `kill -9`, the Unix
+//! socket (private, per-client, fair, draining on SIGTERM), and the command
+//! runner's edges (huge timeouts, non-UTF-8 project dirs).
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Write};
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::net::UnixStream;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use hookhost_tests as guests;
+use serde_json::{Value, json};
+
+use crate::common::{Project, cmd, cmd_timeout, group, process_alive};
+use crate::serve::Server;
+
+fn cache_dir() -> String {
+    format!("{}/plugin-cache", env!("CARGO_TARGET_TMPDIR"))
+}
+
+/// A command hook that marks itself running in `running/` while it sleeps, so a
+/// sampler can count how many run at once.
+fn counting_hook(p: &Project, seconds: &str) -> String {
+    std::fs::create_dir_all(p.path("running")).unwrap();
+    p.script(
+        "count.sh",
+        &format!(
+            "d='{}/running'\n: > \"$d/$$\"\nsleep {seconds}\nrm -f \"$d/$$\"\necho counted",
+            p.dir().display()
+        ),
+    )
+}
+
+/// Samples the number of entries of a directory until stopped; yields the maximum.
+struct Sampler {
+    stop: Arc<AtomicBool>,
+    handle: JoinHandle<usize>,
+}
+
+impl Sampler {
+    fn start(dir: PathBuf) -> Sampler {
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&stop);
+        let handle = std::thread::spawn(move || {
+            let mut max = 0;
+            while !flag.load(Ordering::Relaxed) {
+                let n = std::fs::read_dir(&dir).map_or(0, Iterator::count);
+                max = max.max(n);
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            max
+        });
+        Sampler { stop, handle }
+    }
+
+    fn max(self) -> usize {
+        self.stop.store(true, Ordering::Relaxed);
+        self.handle.join().unwrap()
+    }
+}
+
+/// Sends `n` requests at once, then reads `n` answers; checks each id is answered
+/// exactly once and returns the answers by id.
+fn burst(server: &mut Server, n: usize, input: &Value) -> HashMap<String, Value> {
+    let mut lines = String::new();
+    for i in 0..n {
+        let request = json!({"correlationId": format!("r{i}"), "eventName": "BeforeTool", "input": input});
+        lines.push_str(&request.to_string());
+        lines.push('\n');
+    }
+    server.send_line(lines.trim_end());
+    let mut answers = HashMap::new();
+    for _ in 0..n {
+        let answer = server.next();
+        let id = answer["correlationId"].as_str().unwrap().to_owned();
+        assert!(answers.insert(id.clone(), answer).is_none(), "{id} answered twice");
+    }
+    answers
+}
+
+/// Issue 14, seen 1: 2,000 lines at once with a `sleep 2` hook ran 1,331 `sleep`s at
+/// the same moment. Now the hook processes of all requests share one cap, and a
+/// stream's requests in flight are capped too (reading pauses).
+#[test]
+fn a_burst_never_runs_more_hook_processes_than_the_cap() {
+    let p = Project::new();
+    let hook = counting_hook(&p, "0.2");
+    p.settings(json!({"BeforeTool": [group(vec![cmd(&hook)])]}));
+
+    let mut server = Server::start_with(&p, &["--max-processes", "3"], &[]);
+    let sampler = Sampler::start(p.path("running"));
+    let answers = burst(&mut server, 60, &json!({"tool_name": "t"}));
+    let max = sampler.max();
+    assert!(max <= 3, "{max} hook processes ran at once; the cap is 3");
+    assert!(max >= 2, "the hooks did not run concurrently at all ({max})");
+    let mut queued = 0;
+    for answer in answers.values() {
+        assert_eq!(answer["success"], true, "{answer}");
+        assert_eq!(answer["output"]["finalOutput"]["systemMessage"], "counted");
+        let hook = &answer["output"]["hooks"][0];
+        // The time spent waiting is reported apart from the run.
+        if hook["queuedMs"].as_f64().is_some_and(|ms| ms > 50.0) {
+            queued += 1;
+            assert!(hook["duration"].as_f64().unwrap() < 2_000.0, "{hook}");
+        }
+    }
+    assert!(queued > 30, "only {queued} of 60 answers report queueing");
+    assert_eq!(server.finish().0, 0);
+
+    // --max-in-flight bounds the requests of the stream being fired at once.
+    let mut server = Server::start_with(&p, &["--max-in-flight", "2", "--max-processes", "8"], &[]);
+    let sampler = Sampler::start(p.path("running"));
+    let answers = burst(&mut server, 12, &json!({"tool_name": "t"}));
+    let max = sampler.max();
+    assert!(max <= 2, "{max} requests in flight; --max-in-flight is 2");
+    assert_eq!(answers.len(), 12);
+    assert_eq!(server.finish().0, 0);
+}
+
+/// Issue 14, seen 2: 400 requests at once for a 40 ms guard plugin with `timeout:
+/// 400` — 112 timed out waiting for a pool slot, and a timeout fails open. Now the
+/// wait comes before the timeout starts: every request is blocked by the guard.
+#[test]
+fn queued_guard_plugins_do_not_time_out() {
+    let p = Project::new();
+    p.settings(json!({"BeforeTool": [group(vec![json!({
+        "type": "plugin", "path": guests::ADVERSARY, "args": ["nap"], "timeout": 400
+    })])]}));
+    let cache = cache_dir();
+    let mut server = Server::start_with(&p, &[], &[("HOOKHOST_CACHE_DIR", &cache)]);
+    let answers = burst(&mut server, 400, &json!({"tool_name": "t", "tool_input": {"ms": "40"}}));
+    let mut queued = 0;
+    for answer in answers.values() {
+        let output = &answer["output"];
+        assert_eq!(output["errors"], json!([]), "{answer}");
+        assert_eq!(output["finalOutput"]["decision"], "block", "{answer}");
+        assert_eq!(output["finalOutput"]["reason"], "adversary: nap");
+        if output["hooks"][0]["queuedMs"].as_f64().is_some() {
+            queued += 1;
+        }
+    }
+    assert!(queued > 0, "no call waited for a pool slot: the test proves nothing");
+    assert_eq!(server.finish().0, 0);
+}
+
+/// The process groups (by pgid) that have a live member.
+fn live_groups(pgids: &[i32]) -> Vec<(i32, i32)> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<i32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        // Fields after the command name: state ppid pgrp …
+        let rest: Vec<&str> = stat.rsplit(')').next().unwrap().split_whitespace().collect();
+        if let Some(pgrp) = rest.get(2).and_then(|g| g.parse::<i32>().ok())
+            && pgids.contains(&pgrp)
+            && process_alive(pid)
+        {
+            found.push((pid, pgrp));
+        }
+    }
+    found
+}
+
+fn wait_for_files(dir: &Path, n: usize, within: Duration) -> Vec<i32> {
+    let start = Instant::now();
+    loop {
+        let pids: Vec<i32> = std::fs::read_dir(dir)
+            .map(|entries| {
+                entries
+                    .flatten()
+                    .filter_map(|e| e.file_name().to_string_lossy().parse().ok())
+                    .collect()
+            })
+            .unwrap_or_default();
+        if pids.len() >= n {
+            return pids;
+        }
+        assert!(start.elapsed() < within, "only {} of {n} hooks started", pids.len());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Issue 14, seen 3: `kill -9` of `hookhost serve` while 8 `sleep 30` hooks ran left
+/// all 8 behind. Now the shells die with the server (parent-death signal) and what
+/// they started (here the `sleep`, a grandchild) is killed with their group.
+#[test]
+fn kill_9_of_the_server_leaves_no_hook_process() {
+    let p = Project::new();
+    std::fs::create_dir_all(p.path("pids")).unwrap();
+    let hook = p.script(
+        "linger.sh",
+        &format!(
+            "pgid=$(cut -d' ' -f5 /proc/$$/stat)\n: > '{}/pids/'$pgid\nsleep 30\necho never",
+            p.dir().display()
+        ),
+    );
+    p.settings(json!({"BeforeTool": [group(vec![cmd(&hook)])]}));
+    let mut server = Server::start_with(&p, &["--max-processes", "8"], &[]);
+    for i in 0..8 {
+        server.send(&format!("k{i}"), "BeforeTool", json!({"tool_name": "t"}));
+    }
+    let pgids = wait_for_files(&p.path("pids"), 8, Duration::from_secs(30));
+    // Per hook: the shell, the script if the shell did not exec it, and the sleep.
+    assert!(live_groups(&pgids).len() >= 16, "{:?}", live_groups(&pgids));
+    server.child.kill().unwrap();
+    let _ = server.child.wait();
+    let start = Instant::now();
+    let mut left = live_groups(&pgids);
+    while !left.is_empty() && start.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(50));
+        left = live_groups(&pgids);
+    }
+    for (pid, _) in &left {
+        crate::common::kill_pid(*pid);
+    }
+    assert!(left.is_empty(), "hook processes survived kill -9 of the server: {left:?}");
+}
+
+/// A 64 MiB request line is answered LINE_TOO_LONG (not buffered for ever, not a
+/// crash) and the next request is served.
+#[test]
+fn a_sixty_four_mib_line_is_refused_and_serving_goes_on() {
+    let p = Project::new();
+    p.settings(json!({"BeforeTool": [group(vec![cmd("echo fine")])]}));
+    let mut server = Server::start(&p);
+    let huge = format!(
+        "{{\"correlationId\":\"huge\",\"eventName\":\"BeforeTool\",\"input\":{{\"x\":\"{}\"}}}}",
+        "x".repeat(64 * 1024 * 1024)
+    );
+    server.send_line(&huge);
+    let refused = server.next();
+    assert_eq!(refused["error"]["code"], "LINE_TOO_LONG", "{refused}");
+    server.send("after", "BeforeTool", json!({"tool_name": "t"}));
+    let answer = server.next();
+    assert_eq!(answer["correlationId"], "after");
+    assert_eq!(answer["output"]["finalOutput"]["systemMessage"], "fine");
+    assert_eq!(server.finish().0, 0);
+}
+
+// ---------------------------------------------------------------------------------
+// The Unix socket
+// ---------------------------------------------------------------------------------
+
+/// `hookhost serve --socket PATH`, stopped (SIGKILL) on drop.
+struct SocketServer {
+    child: std::process::Child,
+    path: PathBuf,
+}
+
+impl SocketServer {
+    fn start(p: &Project, args: &[&str], env: &[(&str, &str)]) -> SocketServer {
+        let path = p.outside().join("hookhost.sock");
+        let mut command = p.command();
+        command
+            .arg("serve")
+            .arg("--project-dir")
+            .arg(p.dir())
+            .arg("--socket")
+            .arg(&path)
+            .args(args)
+            .envs(env.iter().copied())
+            .stdin(std::process::Stdio::null());
+        let child = command.spawn().unwrap();
+        let start = Instant::now();
+        while UnixStream::connect(&path).is_err() {
+            assert!(start.elapsed() < Duration::from_secs(30), "the socket never appeared");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        SocketServer { child, path }
+    }
+
+    fn connect(&self) -> Client {
+        Client::new(UnixStream::connect(&self.path).unwrap())
+    }
+
+    fn terminate(&mut self) -> i32 {
+        let pid = rustix::process::Pid::from_raw(self.child.id() as i32).unwrap();
+        rustix::process::kill_process(pid, rustix::process::Signal::TERM).unwrap();
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status.code().unwrap_or(-1);
+            }
+            assert!(start.elapsed() < Duration::from_secs(30), "no exit after SIGTERM");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for SocketServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// One socket client: writes requests, reads answers with a bound.
+struct Client {
+    stream: UnixStream,
+    reader: BufReader<UnixStream>,
+}
+
+impl Client {
+    fn new(stream: UnixStream) -> Client {
+        stream.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+        let reader = BufReader::new(stream.try_clone().unwrap());
+        Client { stream, reader }
+    }
+
+    fn send(&mut self, id: &str, input: &Value) {
+        let request = json!({"correlationId": id, "eventName": "BeforeTool", "input": input});
+        writeln!(self.stream, "{request}").unwrap();
+    }
+
+    fn next(&mut self) -> Value {
+        let mut line = String::new();
+        let n = self.reader.read_line(&mut line).expect("an answer in time");
+        assert!(n > 0, "the server closed the connection");
+        serde_json::from_str(&line).unwrap()
+    }
+}
+
+fn fast_and_slow(p: &Project) {
+    p.settings(json!({"BeforeTool": [
+        {"matcher": "fast", "hooks": [cmd("echo fast")]},
+        {"matcher": "slow", "hooks": [cmd("sleep 1; echo slow")]},
+    ]}));
+}
+
+/// The socket is 0600; each client gets its own answers; a stranger (another uid)
+/// is refused by its peer credentials even when the mode lets it connect.
+#[test]
+fn the_socket_is_private_and_answers_each_client() {
+    let p = Project::new();
+    fast_and_slow(&p);
+    let server = SocketServer::start(&p, &[], &[]);
+    let mode = std::fs::metadata(&server.path).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o600, "socket mode {mode:o}");
+    let mut a = server.connect();
+    let mut b = server.connect();
+    a.send("a1", &json!({"tool_name": "slow"}));
+    b.send("b1", &json!({"tool_name": "fast"}));
+    let answer = b.next();
+    assert_eq!(answer["correlationId"], "b1");
+    assert_eq!(answer["output"]["finalOutput"]["systemMessage"], "fast");
+    let answer = a.next();
+    assert_eq!(answer["correlationId"], "a1");
+    assert_eq!(answer["output"]["finalOutput"]["systemMessage"], "slow");
+
+    if rustix::process::geteuid().is_root() && Path::new("/usr/bin/python3").exists() {
+        // Loosen the mode so that only the peer check stands in the way.
+        std::fs::set_permissions(&server.path, std::fs::Permissions::from_mode(0o666)).unwrap();
+        let mut dir = server.path.parent().unwrap().to_path_buf();
+        while dir != Path::new("/") {
+            let mode = std::fs::metadata(&dir).unwrap().permissions().mode();
+            std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(mode | 0o011)).unwrap();
+            dir.pop();
+        }
+        let script = r#"
+import socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+s.sendall(b'{"correlationId":"x","eventName":"BeforeTool","input":{"tool_name":"fast"}}\n')
+print(s.makefile().readline().strip())
+"#;
+        let out = std::os::unix::process::CommandExt::uid(
+            std::process::Command::new("/usr/bin/python3")
+                .arg("-c")
+                .arg(script)
+                .arg(&server.path),
+            65534,
+        )
+        .output()
+        .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        let answer: Value = serde_json::from_str(text.trim())
+            .unwrap_or_else(|e| panic!("{e}: {text} {}", String::from_utf8_lossy(&out.stderr)));
+        assert_eq!(answer["error"]["code"], "FORBIDDEN", "{answer}");
+        assert!(answer.get("output").is_none());
+    } else {
+        println!("peer-credential check skipped: needs root and /usr/bin/python3");
+    }
+}
+
+/// A client that floods and never reads, one that vanishes mid-request and one that
+/// is silent cannot stall another: it gets its answers promptly.
+#[test]
+fn bad_clients_do_not_stall_a_good_one() {
+    let p = Project::new();
+    fast_and_slow(&p);
+    let server = SocketServer::start(&p, &["--max-in-flight", "4"], &[]);
+    // Floods 2,000 requests (big ones, so the socket buffers fill) and never reads.
+    let flooder = {
+        let mut stream = UnixStream::connect(&server.path).unwrap();
+        stream.set_write_timeout(Some(Duration::from_secs(2))).unwrap();
+        std::thread::spawn(move || {
+            let padding = "p".repeat(16 * 1024);
+            for i in 0..2_000 {
+                let request = json!({"correlationId": format!("f{i}"), "eventName": "BeforeTool",
+                    "input": {"tool_name": "fast", "padding": padding}});
+                if writeln!(stream, "{request}").is_err() {
+                    break;
+                }
+            }
+            stream
+        })
+    };
+    // Vanishes with a slow request in flight.
+    {
+        let mut gone = server.connect();
+        gone.send("gone", &json!({"tool_name": "slow"}));
+    }
+    let _silent = server.connect();
+    std::thread::sleep(Duration::from_millis(300));
+    let mut good = server.connect();
+    for i in 0..20 {
+        let id = format!("g{i}");
+        let start = Instant::now();
+        good.send(&id, &json!({"tool_name": "fast"}));
+        let answer = good.next();
+        assert_eq!(answer["correlationId"], id.as_str());
+        assert_eq!(answer["output"]["finalOutput"]["systemMessage"], "fast");
+        assert!(start.elapsed() < Duration::from_secs(10), "{:?}", start.elapsed());
+    }
+    let _flooder = flooder.join().unwrap();
+}
+
+/// SIGTERM: requests in flight finish and are answered, then the server exits 0 and
+/// removes its socket.
+#[test]
+fn sigterm_drains_in_flight_requests() {
+    let p = Project::new();
+    fast_and_slow(&p);
+    let mut server = SocketServer::start(&p, &[], &[]);
+    let mut client = server.connect();
+    client.send("slow-1", &json!({"tool_name": "slow"}));
+    std::thread::sleep(Duration::from_millis(300));
+    let waiter = std::thread::spawn(move || client.next());
+    assert_eq!(server.terminate(), 0);
+    let answer = waiter.join().unwrap();
+    assert_eq!(answer["correlationId"], "slow-1");
+    assert_eq!(answer["output"]["finalOutput"]["systemMessage"], "slow");
+    assert!(!server.path.exists(), "the socket was not removed");
+}
+
+// ---------------------------------------------------------------------------------
+// Command runner edges
+// ---------------------------------------------------------------------------------
+
+/// Issue 14, seen 6: a Claude-format timeout of 2^63 s panicked at `start +
+/// timeout`. It is clamped (with a warning) and the hook runs.
+#[test]
+fn a_huge_claude_timeout_is_clamped_not_a_panic() {
+    let p = Project::new();
+    p.write(
+        ".claude/settings.json",
+        json!({"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
+            {"type": "command", "command": "echo '{\"systemMessage\":\"ran\"}'", "timeout": 9_223_372_036_854_775_808u64}
+        ]}]}})
+        .to_string(),
+    );
+    p.settings_raw(&json!({"tools": {"enableHooks": true}}));
+    let fired = p.fire_flags("BeforeTool", json!({"tool_name": "t"}), &["--claude-settings"]);
+    assert_eq!(fired.code, 0, "{}", fired.stderr);
+    assert_eq!(fired.final_output()["systemMessage"], "ran", "{fired:#?}");
+    assert!(
+        fired.stderr.contains("timeout: longer than the maximum of 24 hours; clamped to it"),
+        "{}",
+        fired.stderr
+    );
+}
+
+/// Issue 14, seen 6: a non-UTF-8 project path reached hooks mangled (U+FFFD). The
+/// variables and the working directory are the path's exact bytes.
+#[test]
+fn a_non_utf8_project_dir_reaches_command_hooks_intact() {
+    use std::os::unix::ffi::OsStrExt;
+    let p = Project::new();
+    let dir = p.outside().join(std::ffi::OsStr::from_bytes(b"proj-\xff\xfe"));
+    std::fs::create_dir_all(dir.join(".llxprt")).unwrap();
+    let out = p.outside().join("seen");
+    let hook = format!(
+        "printf '%s' \"$LLXPRT_PROJECT_DIR\" > '{0}.var'; pwd -P > '{0}.cwd'",
+        out.display()
+    );
+    let settings = json!({"tools": {"enableHooks": true},
+        "hooks": {"BeforeTool": [group(vec![cmd_timeout(&hook, 10_000)])]}});
+    std::fs::write(dir.join(".llxprt/settings.json"), settings.to_string()).unwrap();
+    let mut command = p.command();
+    command.arg("fire").arg("BeforeTool").arg("--project-dir").arg(&dir);
+    let run = crate::common::run(command, br#"{"tool_name":"t"}"#);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let var = std::fs::read(out.with_extension("var")).unwrap();
+    assert_eq!(var, dir.as_os_str().as_bytes(), "LLXPRT_PROJECT_DIR");
+    let cwd = std::fs::read(out.with_extension("cwd")).unwrap();
+    assert_eq!(&cwd[..cwd.len() - 1], dir.as_os_str().as_bytes(), "cwd");
+}
