@@ -356,19 +356,20 @@ async fn fuel_at_and_just_past_the_bound() {
     eprintln!("echo-policy needs about {needed} units of fuel for BLOCKED_INPUT");
 }
 
-/// The memory limit: echo-policy fits in N pages and not in one byte less; the
-/// error names the limit.
+/// The memory limit: echo-policy fits in L bytes — its memory pages plus its tables
+/// (8 bytes an element), one budget — and not in one byte less; the error names the
+/// limit.
 #[tokio::test(flavor = "multi_thread")]
 async fn memory_limit_at_and_just_past_the_bound() {
     const PAGE: u64 = 64 * 1024;
     let engine = engine();
     let timeout = Duration::from_secs(30);
-    let fits = async |pages: u64| {
-        let config = plugin_config(guests::ECHO_POLICY, DEFAULT_FUEL, pages * PAGE);
+    let fits = async |bytes: u64| {
+        let config = plugin_config(guests::ECHO_POLICY, DEFAULT_FUEL, bytes);
         call(&engine, &config, timeout).await.status == Status::Exited(2)
     };
-    let pages = smallest(1, DEFAULT_MEMORY_LIMIT / PAGE, fits).await;
-    let limit = pages * PAGE;
+    let limit = smallest(PAGE, DEFAULT_MEMORY_LIMIT, fits).await;
+    let pages = limit / PAGE;
     for (bytes, fits) in [(limit, true), (limit - 1, false), (limit - PAGE, false)] {
         let config = plugin_config(guests::ECHO_POLICY, DEFAULT_FUEL, bytes);
         let raw = call(&engine, &config, timeout).await;
@@ -383,7 +384,7 @@ async fn memory_limit_at_and_just_past_the_bound() {
         HookFailure::MemoryLimit(limit - 1).to_string(),
         format!("exceeded its memory limit of {} bytes", limit - 1)
     );
-    eprintln!("echo-policy needs a memoryLimit of {pages} pages ({limit} bytes)");
+    eprintln!("echo-policy needs a memoryLimit of {limit} bytes ({pages} pages and tables)");
 }
 
 /// A 1 ms deadline interrupts a spinning guest and a sleeping one promptly; the
@@ -508,8 +509,12 @@ mod wasm {
     pub struct Module {
         /// (module, name, params, results)
         pub imports: Vec<(String, String, String, String)>,
-        /// Minimum pages of the one memory, if any.
+        /// Minimum pages of the first memory, if any.
         pub memory_pages: Option<u64>,
+        /// More memories of 0 pages (multi-memory).
+        pub extra_memories: u64,
+        /// Funcref tables of 0 elements.
+        pub tables: u64,
         /// The body of `_start` (instructions, without the final `end`).
         pub start: Vec<u8>,
         /// Active data segments: (offset, bytes).
@@ -545,8 +550,21 @@ mod wasm {
             }
             out.extend(section(3, &vec(&[leb(0)])));
             let mut exports = vec![[name("_start"), vec![0x00], leb(start_index)].concat()];
-            if let Some(pages) = self.memory_pages {
-                out.extend(section(5, &vec(&[[vec![0x00], leb(pages)].concat()])));
+            if self.tables > 0 {
+                let tables: Vec<Vec<u8>> =
+                    (0..self.tables).map(|_| vec![0x70, 0x00, 0x00]).collect();
+                out.extend(section(4, &vec(&tables)));
+            }
+            let memories: Vec<Vec<u8>> = self
+                .memory_pages
+                .into_iter()
+                .chain((0..self.extra_memories).map(|_| 0))
+                .map(|pages| [vec![0x00], leb(pages)].concat())
+                .collect();
+            if !memories.is_empty() {
+                out.extend(section(5, &vec(&memories)));
+            }
+            if self.memory_pages.is_some() {
                 exports.push([name("memory"), vec![0x02], leb(0)].concat());
             }
             out.extend(section(7, &vec(&exports)));
@@ -653,6 +671,76 @@ fn only_error(result: &hookhost::AggregatedHookResult) -> &str {
     assert!(!result.is_blocked(), "{:?}", result.final_output);
     assert_eq!(result.errors.len(), 1, "{:?}", result.errors);
     &result.errors[0]
+}
+
+/// `_start` that grows each of `n` memories (or tables) with `grow(i)`, trapping
+/// (unreachable) at the first refused grow.
+fn grow_each(n: u64, grow: impl Fn(u64) -> Vec<u8>) -> Vec<u8> {
+    let mut body = Vec::new();
+    for i in 0..n {
+        body.extend(grow(i));
+        // i32.const -1; i32.eq; if; unreachable; end
+        body.extend([wasm::I32_CONST, 0x7f, 0x46, 0x04, 0x40, 0x00, 0x0b]);
+    }
+    body
+}
+
+/// Issue 14, seen 5: `memoryLimit` was per linear memory, and tables were outside any
+/// budget: a module with 4 memories could take 4 × the limit, one with 4 tables of a
+/// million elements 32 MB more. Now memories and tables share the one budget.
+/// (On-demand engine: the pool holds one memory and one table per core module.)
+#[tokio::test(flavor = "multi_thread")]
+async fn memory_and_table_bombs_across_several_memories_stop_at_the_total() {
+    const MIB: u64 = 1024 * 1024;
+    let p = Project::new();
+    let engine = WasmEngine::new(&EngineOptions {
+        pooling: false,
+        cache_dir: None,
+        ..EngineOptions::default()
+    })
+    .unwrap();
+    let run = async |name: &str, bytes: Vec<u8>, limit: u64| {
+        let path = p.write(name, bytes);
+        let config = plugin_config(path.to_str().unwrap(), DEFAULT_FUEL, limit);
+        call(&engine, &config, Duration::from_secs(30)).await.status
+    };
+    // 4 memories, each grown by 96 pages (6 MiB): 24 MiB in all.
+    let memories = wasm::Module {
+        extra_memories: 4,
+        start: grow_each(4, |i| {
+            [vec![wasm::I32_CONST], wasm::sleb(96), vec![0x40], wasm::leb(i)].concat()
+        }),
+        ..wasm::Module::default()
+    }
+    .bytes();
+    assert_eq!(
+        run("memories.wasm", memories.clone(), 16 * MIB).await,
+        Status::Failed(HookFailure::MemoryLimit(16 * MIB)),
+        "4 × 6 MiB must not fit a 16 MiB budget"
+    );
+    assert_eq!(run("memories.wasm", memories, 32 * MIB).await, Status::Exited(0));
+
+    // 4 tables, each grown by a million elements (8 MB at 8 bytes each).
+    let tables = wasm::Module {
+        tables: 4,
+        start: grow_each(4, |i| {
+            [
+                vec![0xd0, 0x70, wasm::I32_CONST],
+                wasm::sleb(1_000_000),
+                vec![0xfc, 0x0f],
+                wasm::leb(i),
+            ]
+            .concat()
+        }),
+        ..wasm::Module::default()
+    }
+    .bytes();
+    assert_eq!(
+        run("tables.wasm", tables.clone(), 16 * MIB).await,
+        Status::Failed(HookFailure::MemoryLimit(16 * MIB)),
+        "4 × 8 MB of table elements must not fit a 16 MiB budget"
+    );
+    assert_eq!(run("tables.wasm", tables, 64 * MIB).await, Status::Exited(0));
 }
 
 /// A core module whose data section is 32 MiB: it runs within the default memory

@@ -505,3 +505,83 @@ fn a_non_utf8_project_dir_reaches_command_hooks_intact() {
     let cwd = std::fs::read(out.with_extension("cwd")).unwrap();
     assert_eq!(&cwd[..cwd.len() - 1], dir.as_os_str().as_bytes(), "cwd");
 }
+
+// ---------------------------------------------------------------------------------
+// Engine sizing
+// ---------------------------------------------------------------------------------
+
+/// `hookhost fire` of two plugin hooks (one asking for `big_limit` bytes) under
+/// `ulimit -v` (KiB); returns stderr and the result.
+fn fire_under_ulimit(p: &Project, vm_kib: u64, big_limit: u64) -> (String, Value) {
+    p.settings(json!({"BeforeTool": [group(vec![
+        json!({"type": "plugin", "path": guests::ECHO_POLICY}),
+        json!({"type": "plugin", "path": guests::ECHO_POLICY, "memoryLimit": big_limit, "name": "big"}),
+    ])]}));
+    let mut command = p.command();
+    command
+        .env("HOOKHOST_CACHE_DIR", cache_dir())
+        .arg("fire")
+        .arg("BeforeTool")
+        .arg("--project-dir")
+        .arg(p.dir());
+    let mut wrapped = std::process::Command::new("/bin/sh");
+    wrapped
+        .arg("-c")
+        .arg(format!("ulimit -v {vm_kib} && exec \"$0\" \"$@\""))
+        .arg(command.get_program())
+        .args(command.get_args())
+        .current_dir(p.outside());
+    for (k, v) in command.get_envs() {
+        match v {
+            Some(v) => wrapped.env(k, v),
+            None => wrapped.env_remove(k),
+        };
+    }
+    let run = crate::common::run(
+        wrapped,
+        br#"{"tool_name":"write_file","tool_input":{"path":"/etc/passwd"}}"#,
+    );
+    let out = serde_json::from_slice(&run.stdout).unwrap_or_else(|e| {
+        panic!("no JSON result ({e}): {}", run.stderr);
+    });
+    (run.stderr, out)
+}
+
+/// Issue 14, seen 5: the largest `memoryLimit` of any plugin sized every pool slot
+/// (one 4 GiB plugin: 64 memories × 4 GiB of address space), and when the pooled
+/// engine could not be built the error was dropped. Now the pool is sized to at
+/// most 256 MiB per memory — the big plugin runs on an on-demand engine — and a
+/// failed pool is a visible warning.
+#[test]
+fn one_big_plugin_does_not_size_the_pool_and_a_fallback_is_visible() {
+    const GIB: u64 = 1024 * 1024 * 1024;
+    let p = Project::new();
+    let fallback = "the pooling allocator is unavailable";
+    // 24 GiB of address space hold a 256 MiB-slot pool, not a 4 GiB-slot one.
+    let (stderr, out) = fire_under_ulimit(&p, 24 * 1024 * 1024, 4 * GIB);
+    assert!(!stderr.contains(fallback), "{stderr}");
+    assert_eq!(out["errors"], json!([]), "{out}");
+    assert_eq!(out["hooks"].as_array().unwrap().len(), 2, "{out}");
+    assert_eq!(out["finalOutput"]["decision"], "block", "{out}");
+    // 3 GiB hold no pool at all: on-demand, said out loud, and the hooks still run.
+    let (stderr, out) = fire_under_ulimit(&p, 3 * 1024 * 1024, 4 * GIB);
+    assert!(stderr.contains(fallback), "{stderr}");
+    assert_eq!(out["finalOutput"]["decision"], "block", "{out}");
+}
+
+/// `memoryLimit` above 4 GiB is clamped with a warning naming file, hook and field.
+#[test]
+fn a_memory_limit_above_four_gib_is_clamped_with_a_warning() {
+    let p = Project::new();
+    p.settings(json!({"BeforeTool": [group(vec![
+        json!({"type": "plugin", "path": guests::ECHO_POLICY, "memoryLimit": 1u64 << 40}),
+    ])]}));
+    let run = p.check(&[]);
+    let stderr = format!("{}{}", run.stderr, run.stdout_text());
+    assert!(
+        stderr.contains(
+            "hooks.BeforeTool[0].hooks[0].memoryLimit: 1099511627776 bytes is more than the maximum of 4294967296 (4 GiB); clamped to it"
+        ),
+        "{stderr}"
+    );
+}

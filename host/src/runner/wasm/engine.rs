@@ -90,7 +90,8 @@ pub struct Shared {
     pub engine: Engine,
     /// Whether the pooling allocator is in use.
     pub pooled: bool,
-    /// The largest linear memory this engine can give a guest.
+    /// The largest linear memory this engine can give a guest (unbounded on demand:
+    /// the limiter decides).
     pub memory_capacity: u64,
     /// Why the pooled engine could not be created, when pooling was asked for.
     pub pool_error: Option<String>,
@@ -134,12 +135,12 @@ impl Shared {
         let (engine, pooled, memory_capacity) = match pooled {
             Some(engine) => (engine, true, pool_memory),
             None => {
-                // On demand, memories are allocated per call: reserve only what the
-                // largest plugin may use.
-                let max_memory = round_up_to_page(options.max_memory.max(1 << 20));
-                let engine = Engine::new(&config(max_memory, None))
+                // On demand, a memory reserves the same modest size and moves when
+                // it grows past it, so one big plugin does not make every call
+                // reserve its limit (which `ulimit -v` may not allow).
+                let engine = Engine::new(&config(pool_memory, None))
                     .map_err(|e| format!("cannot create the Wasm engine: {e}"))?;
-                (engine, false, max_memory)
+                (engine, false, u64::MAX)
             }
         };
         let component_linker =
@@ -178,8 +179,9 @@ fn config(max_memory: u64, pool_slots: Option<u32>) -> Config {
         .consume_fuel(true)
         .epoch_interruption(true)
         .cranelift_opt_level(OptLevel::Speed)
-        // Reserve only what the largest plugin may use; bounds checks are explicit
-        // then, which costs little and keeps virtual memory small.
+        // Reserve only what the largest plugin may use (up to the ceiling); bounds
+        // checks are explicit then, which costs little and keeps virtual memory
+        // small. On demand, a memory that grows past it is moved.
         .memory_reservation(max_memory)
         .memory_reservation_for_growth(0)
         .memory_guard_size(64 * 1024)
