@@ -19,6 +19,7 @@ mod exit_codes;
 mod fuzz_corpus;
 mod gemini;
 mod languages;
+mod load;
 mod library;
 mod matchers;
 mod observability;
