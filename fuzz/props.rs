@@ -343,3 +343,83 @@ pub fn aggregate(data: &[u8]) {
         }
     }
 }
+
+/// `serve_request`: the input is one request line of `hookhost serve`. Parsing never
+/// panics; a good request's answer and a bad one's error are each exactly one line
+/// of JSON in the contract's shape, carrying the correlationId when it was read.
+pub fn serve_request(data: &[u8]) {
+    use hookhost::AggregatedHookResult;
+    use hookhost::bus::{Answer, Body, parse_request};
+    let answer = match parse_request(data) {
+        Ok(request) => {
+            assert!(request.id.is_string() || request.id.is_number());
+            assert_eq!(request.event.as_str().parse::<HookEvent>().ok(), Some(request.event));
+            Answer {
+                id: Some(request.id),
+                body: Body::Output(AggregatedHookResult::empty()),
+            }
+        }
+        Err(answer) => {
+            assert!(matches!(answer.body, Body::Error { .. }), "{answer:?}");
+            answer
+        }
+    };
+    let mut line = Vec::new();
+    answer.write_line(&mut line).expect("writing to a Vec cannot fail");
+    assert_eq!(line.last(), Some(&b'\n'));
+    assert_eq!(
+        line.iter().filter(|&&b| b == b'\n').count(),
+        1,
+        "one answer, one line"
+    );
+    let value: Value = serde_json::from_slice(&line).expect("the answer is JSON");
+    let id = answer.id.clone().unwrap_or(Value::Null);
+    assert_eq!(value["correlationId"], id);
+    match &answer.body {
+        Body::Output(_) => {
+            assert_eq!(value["success"], true);
+            assert!(value["output"].is_object());
+        }
+        Body::Error { code, message } => {
+            assert_eq!(value["success"], false);
+            assert_eq!(value["error"]["code"], *code);
+            assert_eq!(value["error"]["message"], message.as_str());
+        }
+    }
+}
+
+/// `dialect`: the input is an event input (a JSON object; anything else is skipped).
+/// For every event, the Claude translation keeps every other field, names the event
+/// in Claude's terms, and translating back restores the tool name.
+pub fn dialect(data: &[u8]) {
+    use hookhost::dialect::parse_event;
+    let Ok(Value::Object(input)) = serde_json::from_slice::<Value>(data) else {
+        return;
+    };
+    for event in HookEvent::ALL {
+        assert_eq!(Dialect::Llxprt.input_for_hook(event, &input), None);
+        let Some(mut claude) = Dialect::Claude.input_for_hook(event, &input) else {
+            panic!("no Claude input for {event:?}");
+        };
+        for (key, value) in &input {
+            if !matches!(key.as_str(), "hook_event_name" | "tool_name") {
+                assert_eq!(claude.get(key), Some(value), "{key} changed");
+            }
+        }
+        assert!(claude.contains_key("permission_mode"));
+        if let Some(name) = Dialect::Claude.event_name(event) {
+            assert_eq!(claude["hook_event_name"], name);
+            // Names both agents share (SessionStart) parse as LLxprt's: same event.
+            assert_eq!(parse_event(name).map(|(e, _)| e), Some(event));
+        }
+        Dialect::Claude.canonicalize_input(event, &mut claude);
+        if let Some(Value::String(tool)) = input.get("tool_name")
+            && Dialect::Claude.to_llxprt_tool_name(tool) == tool
+        {
+            assert_eq!(claude["tool_name"], tool.as_str(), "the tool name does not round-trip");
+        }
+        if input.contains_key("hook_event_name") || Dialect::Claude.event_name(event).is_some() {
+            assert_eq!(claude["hook_event_name"], event.as_str());
+        }
+    }
+}

@@ -12,7 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../fuzz"
 seconds="${1:-60}"
-targets="${FUZZ_TARGETS:-hook_output settings matcher aggregate}"
+targets="${FUZZ_TARGETS:-hook_output settings matcher aggregate serve_request dialect}"
 # No sanitizer: hookhost has no unsafe code (and the targets reach none of its
 # dependencies' unsafe code that ASan would add anything to); coverage-guided
 # fuzzing with debug assertions is what finds panics and broken properties.

@@ -30,6 +30,7 @@
 //! ```
 
 pub mod aggregate;
+pub mod bus;
 pub mod chain;
 pub mod config;
 pub mod dialect;

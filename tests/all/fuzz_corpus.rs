@@ -69,3 +69,13 @@ fn matcher_corpus() {
 fn aggregate_corpus() {
     replay("aggregate", props::aggregate);
 }
+
+#[test]
+fn serve_request_corpus() {
+    replay("serve_request", props::serve_request);
+}
+
+#[test]
+fn dialect_corpus() {
+    replay("dialect", props::dialect);
+}

@@ -11,7 +11,6 @@
 //! ([`reload`]). A malformed line gets an error answer and serving goes on; a fire
 //! that panics is answered `INTERNAL`.
 
-mod protocol;
 mod reload;
 mod session;
 mod socket;

@@ -12,7 +12,7 @@ use futures::FutureExt;
 use serde_json::Value;
 use tokio::sync::{Notify, Semaphore, mpsc};
 
-use super::protocol::{Answer, Body, is_blank, parse_request};
+use hookhost::bus::{Answer, Body, is_blank, parse_request};
 use super::reload::Shared;
 
 /// What a writer receives: an answer, or `None` = flush and stop.

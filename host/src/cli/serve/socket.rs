@@ -25,7 +25,7 @@ use tokio::net::{UnixListener, UnixStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, watch};
 use tokio::task::JoinSet;
 
-use super::protocol::{Answer, MAX_LINE};
+use hookhost::bus::{Answer, MAX_LINE};
 use super::session::{Outgoing, Session, Tracker};
 use super::{Options, Terminate, WRITE_LIMIT, reload::Shared};
 

@@ -8,7 +8,7 @@ use std::io::{BufRead, BufWriter, Read, Write};
 
 use tokio::sync::{mpsc, oneshot};
 
-use super::protocol::{Answer, MAX_LINE};
+use hookhost::bus::{Answer, MAX_LINE};
 use super::session::{Outgoing, Session, Tracker};
 use super::{Options, Terminate, WRITE_LIMIT, reload::Shared};
 

@@ -1,10 +1,11 @@
-//! The MessageBus request/response lines of `hookhost serve` (CONTRACT §1b): parsing
-//! a request, and writing an answer straight from borrowed data (no intermediate
-//! `Value`).
+//! The MessageBus request/response lines of `hookhost serve` (seeds/002, CONTRACT
+//! §1b): parsing a request line, and writing an answer line straight from borrowed
+//! data (no intermediate `Value`). Public so that an embedder serving the same
+//! protocol (and the fuzzers) use the very same code.
 
 use std::io::Write;
 
-use hookhost::{AggregatedHookResult, HookEvent};
+use crate::{AggregatedHookResult, HookEvent};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -12,26 +13,42 @@ use serde_json::{Map, Value};
 pub const MAX_LINE: usize = 64 * 1024 * 1024;
 
 /// A request that parsed: fire `event` with `input`, answer under `id`.
+#[derive(Debug)]
 pub struct Request {
+    /// The `correlationId` (a string or a number).
     pub id: Value,
+    /// The event to fire.
     pub event: HookEvent,
+    /// The event's input (`{}` when absent or null).
     pub input: Map<String, Value>,
 }
 
 /// One answer line.
+#[derive(Debug)]
 pub struct Answer {
     /// The request's `correlationId`; `None` when it could not be read.
     pub id: Option<Value>,
+    /// The result or the error.
     pub body: Body,
 }
 
 /// What an answer carries.
+#[derive(Debug)]
 pub enum Body {
+    /// The aggregated result of the fire (`success: true`).
     Output(AggregatedHookResult),
-    Error { code: &'static str, message: String },
+    /// Why there is no result (`success: false`).
+    Error {
+        /// A stable code: `INVALID_JSON`, `INVALID_REQUEST`, `UNKNOWN_EVENT`,
+        /// `LINE_TOO_LONG`, `FORBIDDEN`, `INTERNAL`.
+        code: &'static str,
+        /// A message for people.
+        message: String,
+    },
 }
 
 impl Answer {
+    /// An error answer.
     pub fn error(id: Option<Value>, code: &'static str, message: String) -> Answer {
         Answer {
             id,
