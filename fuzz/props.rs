@@ -356,7 +356,7 @@ pub fn serve_request(data: &[u8]) {
             assert_eq!(request.event.as_str().parse::<HookEvent>().ok(), Some(request.event));
             Answer {
                 id: Some(request.id),
-                body: Body::Output(AggregatedHookResult::empty()),
+                body: Body::Output(Box::new(AggregatedHookResult::empty())),
             }
         }
         Err(answer) => {

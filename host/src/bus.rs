@@ -36,7 +36,7 @@ pub struct Answer {
 #[derive(Debug)]
 pub enum Body {
     /// The aggregated result of the fire (`success: true`).
-    Output(AggregatedHookResult),
+    Output(Box<AggregatedHookResult>),
     /// Why there is no result (`success: false`).
     Error {
         /// A stable code: `INVALID_JSON`, `INVALID_REQUEST`, `UNKNOWN_EVENT`,
@@ -172,7 +172,7 @@ mod tests {
     fn answers_have_the_contract_shape() {
         let ok = Answer {
             id: Some(Value::from("a")),
-            body: Body::Output(AggregatedHookResult::empty()),
+            body: Body::Output(Box::new(AggregatedHookResult::empty())),
         };
         let v = line(&ok);
         assert_eq!(v["correlationId"], "a");

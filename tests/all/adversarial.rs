@@ -708,7 +708,13 @@ async fn memory_and_table_bombs_across_several_memories_stop_at_the_total() {
     let memories = wasm::Module {
         extra_memories: 4,
         start: grow_each(4, |i| {
-            [vec![wasm::I32_CONST], wasm::sleb(96), vec![0x40], wasm::leb(i)].concat()
+            [
+                vec![wasm::I32_CONST],
+                wasm::sleb(96),
+                vec![0x40],
+                wasm::leb(i),
+            ]
+            .concat()
         }),
         ..wasm::Module::default()
     }
@@ -718,7 +724,10 @@ async fn memory_and_table_bombs_across_several_memories_stop_at_the_total() {
         Status::Failed(HookFailure::MemoryLimit(16 * MIB)),
         "4 × 6 MiB must not fit a 16 MiB budget"
     );
-    assert_eq!(run("memories.wasm", memories, 32 * MIB).await, Status::Exited(0));
+    assert_eq!(
+        run("memories.wasm", memories, 32 * MIB).await,
+        Status::Exited(0)
+    );
 
     // 4 tables, each grown by a million elements (8 MB at 8 bytes each).
     let tables = wasm::Module {
@@ -740,7 +749,10 @@ async fn memory_and_table_bombs_across_several_memories_stop_at_the_total() {
         Status::Failed(HookFailure::MemoryLimit(16 * MIB)),
         "4 × 8 MB of table elements must not fit a 16 MiB budget"
     );
-    assert_eq!(run("tables.wasm", tables, 64 * MIB).await, Status::Exited(0));
+    assert_eq!(
+        run("tables.wasm", tables, 64 * MIB).await,
+        Status::Exited(0)
+    );
 }
 
 /// A core module whose data section is 32 MiB: it runs within the default memory

@@ -332,9 +332,14 @@ fn settings_rewritten_during_load_lose_no_answer() {
     let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
     for _ in 0..N {
         let answer: Value = serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap();
-        assert!(seen.insert(answer["correlationId"].as_u64().unwrap()), "{answer}");
+        assert!(
+            seen.insert(answer["correlationId"].as_u64().unwrap()),
+            "{answer}"
+        );
         assert_eq!(answer["output"]["errors"], json!([]), "{answer}");
-        let message = answer["output"]["finalOutput"]["systemMessage"].as_str().unwrap();
+        let message = answer["output"]["finalOutput"]["systemMessage"]
+            .as_str()
+            .unwrap();
         let version = message
             .lines()
             .find_map(|l| l.strip_prefix("VERSION="))

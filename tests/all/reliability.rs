@@ -70,7 +70,8 @@ impl Sampler {
 fn burst(server: &mut Server, n: usize, input: &Value) -> HashMap<String, Value> {
     let mut lines = String::new();
     for i in 0..n {
-        let request = json!({"correlationId": format!("r{i}"), "eventName": "BeforeTool", "input": input});
+        let request =
+            json!({"correlationId": format!("r{i}"), "eventName": "BeforeTool", "input": input});
         lines.push_str(&request.to_string());
         lines.push('\n');
     }
@@ -79,7 +80,10 @@ fn burst(server: &mut Server, n: usize, input: &Value) -> HashMap<String, Value>
     for _ in 0..n {
         let answer = server.next();
         let id = answer["correlationId"].as_str().unwrap().to_owned();
-        assert!(answers.insert(id.clone(), answer).is_none(), "{id} answered twice");
+        assert!(
+            answers.insert(id.clone(), answer).is_none(),
+            "{id} answered twice"
+        );
     }
     answers
 }
@@ -98,7 +102,10 @@ fn a_burst_never_runs_more_hook_processes_than_the_cap() {
     let answers = burst(&mut server, 60, &json!({"tool_name": "t"}));
     let max = sampler.max();
     assert!(max <= 3, "{max} hook processes ran at once; the cap is 3");
-    assert!(max >= 2, "the hooks did not run concurrently at all ({max})");
+    assert!(
+        max >= 2,
+        "the hooks did not run concurrently at all ({max})"
+    );
     let mut queued = 0;
     for answer in answers.values() {
         assert_eq!(answer["success"], true, "{answer}");
@@ -134,7 +141,11 @@ fn queued_guard_plugins_do_not_time_out() {
     })])]}));
     let cache = cache_dir();
     let mut server = Server::start_with(&p, &[], &[("HOOKHOST_CACHE_DIR", &cache)]);
-    let answers = burst(&mut server, 400, &json!({"tool_name": "t", "tool_input": {"ms": "40"}}));
+    let answers = burst(
+        &mut server,
+        400,
+        &json!({"tool_name": "t", "tool_input": {"ms": "40"}}),
+    );
     let mut queued = 0;
     for answer in answers.values() {
         let output = &answer["output"];
@@ -145,7 +156,10 @@ fn queued_guard_plugins_do_not_time_out() {
             queued += 1;
         }
     }
-    assert!(queued > 0, "no call waited for a pool slot: the test proves nothing");
+    assert!(
+        queued > 0,
+        "no call waited for a pool slot: the test proves nothing"
+    );
     assert_eq!(server.finish().0, 0);
 }
 
@@ -160,7 +174,12 @@ fn live_groups(pgids: &[i32]) -> Vec<(i32, i32)> {
             continue;
         };
         // Fields after the command name: state ppid pgrp …
-        let rest: Vec<&str> = stat.rsplit(')').next().unwrap().split_whitespace().collect();
+        let rest: Vec<&str> = stat
+            .rsplit(')')
+            .next()
+            .unwrap()
+            .split_whitespace()
+            .collect();
         if let Some(pgrp) = rest.get(2).and_then(|g| g.parse::<i32>().ok())
             && pgids.contains(&pgrp)
             && process_alive(pid)
@@ -185,7 +204,11 @@ fn wait_for_files(dir: &Path, n: usize, within: Duration) -> Vec<i32> {
         if pids.len() >= n {
             return pids;
         }
-        assert!(start.elapsed() < within, "only {} of {n} hooks started", pids.len());
+        assert!(
+            start.elapsed() < within,
+            "only {} of {n} hooks started",
+            pids.len()
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
 }
@@ -223,7 +246,10 @@ fn kill_9_of_the_server_leaves_no_hook_process() {
     for (pid, _) in &left {
         crate::common::kill_pid(*pid);
     }
-    assert!(left.is_empty(), "hook processes survived kill -9 of the server: {left:?}");
+    assert!(
+        left.is_empty(),
+        "hook processes survived kill -9 of the server: {left:?}"
+    );
 }
 
 /// A 64 MiB request line is answered LINE_TOO_LONG (not buffered for ever, not a
@@ -273,7 +299,10 @@ impl SocketServer {
         let child = command.spawn().unwrap();
         let start = Instant::now();
         while UnixStream::connect(&path).is_err() {
-            assert!(start.elapsed() < Duration::from_secs(30), "the socket never appeared");
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "the socket never appeared"
+            );
             std::thread::sleep(Duration::from_millis(20));
         }
         SocketServer { child, path }
@@ -291,7 +320,10 @@ impl SocketServer {
             if let Some(status) = self.child.try_wait().unwrap() {
                 return status.code().unwrap_or(-1);
             }
-            assert!(start.elapsed() < Duration::from_secs(30), "no exit after SIGTERM");
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "no exit after SIGTERM"
+            );
             std::thread::sleep(Duration::from_millis(20));
         }
     }
@@ -312,7 +344,9 @@ struct Client {
 
 impl Client {
     fn new(stream: UnixStream) -> Client {
-        stream.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(60)))
+            .unwrap();
         let reader = BufReader::new(stream.try_clone().unwrap());
         Client { stream, reader }
     }
@@ -344,7 +378,10 @@ fn the_socket_is_private_and_answers_each_client() {
     let p = Project::new();
     fast_and_slow(&p);
     let server = SocketServer::start(&p, &[], &[]);
-    let mode = std::fs::metadata(&server.path).unwrap().permissions().mode();
+    let mode = std::fs::metadata(&server.path)
+        .unwrap()
+        .permissions()
+        .mode();
     assert_eq!(mode & 0o777, 0o600, "socket mode {mode:o}");
     let mut a = server.connect();
     let mut b = server.connect();
@@ -402,7 +439,9 @@ fn bad_clients_do_not_stall_a_good_one() {
     // Floods 2,000 requests (big ones, so the socket buffers fill) and never reads.
     let flooder = {
         let mut stream = UnixStream::connect(&server.path).unwrap();
-        stream.set_write_timeout(Some(Duration::from_secs(2))).unwrap();
+        stream
+            .set_write_timeout(Some(Duration::from_secs(2)))
+            .unwrap();
         std::thread::spawn(move || {
             let padding = "p".repeat(16 * 1024);
             for i in 0..2_000 {
@@ -430,7 +469,11 @@ fn bad_clients_do_not_stall_a_good_one() {
         let answer = good.next();
         assert_eq!(answer["correlationId"], id.as_str());
         assert_eq!(answer["output"]["finalOutput"]["systemMessage"], "fast");
-        assert!(start.elapsed() < Duration::from_secs(10), "{:?}", start.elapsed());
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "{:?}",
+            start.elapsed()
+        );
     }
     let _flooder = flooder.join().unwrap();
 }
@@ -470,11 +513,17 @@ fn a_huge_claude_timeout_is_clamped_not_a_panic() {
         .to_string(),
     );
     p.settings_raw(&json!({"tools": {"enableHooks": true}}));
-    let fired = p.fire_flags("BeforeTool", json!({"tool_name": "t"}), &["--claude-settings"]);
+    let fired = p.fire_flags(
+        "BeforeTool",
+        json!({"tool_name": "t"}),
+        &["--claude-settings"],
+    );
     assert_eq!(fired.code, 0, "{}", fired.stderr);
     assert_eq!(fired.final_output()["systemMessage"], "ran", "{fired:#?}");
     assert!(
-        fired.stderr.contains("timeout: longer than the maximum of 24 hours; clamped to it"),
+        fired
+            .stderr
+            .contains("timeout: longer than the maximum of 24 hours; clamped to it"),
         "{}",
         fired.stderr
     );
@@ -486,7 +535,9 @@ fn a_huge_claude_timeout_is_clamped_not_a_panic() {
 fn a_non_utf8_project_dir_reaches_command_hooks_intact() {
     use std::os::unix::ffi::OsStrExt;
     let p = Project::new();
-    let dir = p.outside().join(std::ffi::OsStr::from_bytes(b"proj-\xff\xfe"));
+    let dir = p
+        .outside()
+        .join(std::ffi::OsStr::from_bytes(b"proj-\xff\xfe"));
     std::fs::create_dir_all(dir.join(".llxprt")).unwrap();
     let out = p.outside().join("seen");
     let hook = format!(
@@ -497,7 +548,11 @@ fn a_non_utf8_project_dir_reaches_command_hooks_intact() {
         "hooks": {"BeforeTool": [group(vec![cmd_timeout(&hook, 10_000)])]}});
     std::fs::write(dir.join(".llxprt/settings.json"), settings.to_string()).unwrap();
     let mut command = p.command();
-    command.arg("fire").arg("BeforeTool").arg("--project-dir").arg(&dir);
+    command
+        .arg("fire")
+        .arg("BeforeTool")
+        .arg("--project-dir")
+        .arg(&dir);
     let run = crate::common::run(command, br#"{"tool_name":"t"}"#);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let var = std::fs::read(out.with_extension("var")).unwrap();

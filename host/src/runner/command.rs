@@ -37,8 +37,8 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use rustix::process::{Pid, PidfdFlags, Signal, WaitId, WaitIdOptions, kill_process_group};
-use tokio::io::{AsyncWriteExt, Interest};
 use tokio::io::unix::AsyncFd;
+use tokio::io::{AsyncWriteExt, Interest};
 use tokio::process::{Child, Command};
 use tokio::time::sleep_until;
 

@@ -21,7 +21,6 @@ use std::time::Duration;
 
 use hookhost::HookSystemBuilder;
 
-
 /// Default `--max-in-flight`: requests of one stream fired or awaiting their write.
 pub const DEFAULT_MAX_IN_FLIGHT: usize = 64;
 /// The environment variable that sets `--max-in-flight` when the flag is absent.

@@ -12,8 +12,8 @@ use futures::FutureExt;
 use serde_json::Value;
 use tokio::sync::{Notify, Semaphore, mpsc};
 
-use hookhost::bus::{Answer, Body, is_blank, parse_request};
 use super::reload::Shared;
+use hookhost::bus::{Answer, Body, is_blank, parse_request};
 
 /// What a writer receives: an answer, or `None` = flush and stop.
 pub type Outgoing = Option<Answer>;
@@ -120,7 +120,7 @@ pub async fn guarded(
     match AssertUnwindSafe(fire).catch_unwind().await {
         Ok(result) => Answer {
             id: Some(id),
-            body: Body::Output(result),
+            body: Body::Output(Box::new(result)),
         },
         Err(panic) => {
             let what = panic

@@ -25,9 +25,9 @@ use tokio::net::{UnixListener, UnixStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, watch};
 use tokio::task::JoinSet;
 
-use hookhost::bus::{Answer, MAX_LINE};
 use super::session::{Outgoing, Session, Tracker};
 use super::{Options, Terminate, WRITE_LIMIT, reload::Shared};
+use hookhost::bus::{Answer, MAX_LINE};
 
 /// Connections served at once; further clients wait in the listen backlog.
 pub const MAX_CONNECTIONS: usize = 256;
@@ -188,7 +188,9 @@ fn check_peer(stream: &UnixStream) -> Result<(), Answer> {
     }
 }
 
-async fn skip_rest_of_line(reader: &mut BufReader<impl tokio::io::AsyncRead + Unpin>) -> std::io::Result<()> {
+async fn skip_rest_of_line(
+    reader: &mut BufReader<impl tokio::io::AsyncRead + Unpin>,
+) -> std::io::Result<()> {
     loop {
         let buf = reader.fill_buf().await?;
         if buf.is_empty() {

@@ -8,9 +8,9 @@ use std::io::{BufRead, BufWriter, Read, Write};
 
 use tokio::sync::{mpsc, oneshot};
 
-use hookhost::bus::{Answer, MAX_LINE};
 use super::session::{Outgoing, Session, Tracker};
 use super::{Options, Terminate, WRITE_LIMIT, reload::Shared};
+use hookhost::bus::{Answer, MAX_LINE};
 
 pub async fn serve(system: Shared, options: &Options, term: &mut Terminate) -> anyhow::Result<()> {
     let tracker = Tracker::default();
@@ -125,8 +125,7 @@ mod tests {
         let mut input = vec![b'x'; MAX_LINE + 10];
         input.extend_from_slice(b"\nnext\n");
         let mut seen = Vec::new();
-        read_lines(&input[..], |line| seen.push(line.map(<[u8]>::to_vec)))
-            .unwrap();
+        read_lines(&input[..], |line| seen.push(line.map(<[u8]>::to_vec))).unwrap();
         assert_eq!(seen, vec![None, Some(b"next\n".to_vec())]);
     }
 }

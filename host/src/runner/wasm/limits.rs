@@ -60,10 +60,7 @@ impl Limiter {
 
     /// Charges a resource growing from `current` to `desired` bytes, if it fits.
     fn charge(&self, current: usize, desired: usize) -> bool {
-        let after = self
-            .used
-            .saturating_sub(current)
-            .saturating_add(desired);
+        let after = self.used.saturating_sub(current).saturating_add(desired);
         after <= self.budget
     }
 }
@@ -75,8 +72,8 @@ impl ResourceLimiter for Limiter {
         desired: usize,
         maximum: Option<usize>,
     ) -> wasmtime::Result<bool> {
-        let allowed =
-            self.charge(current, desired) && self.inner.memory_growing(current, desired, maximum)?;
+        let allowed = self.charge(current, desired)
+            && self.inner.memory_growing(current, desired, maximum)?;
         if allowed {
             self.used = self.used.saturating_sub(current).saturating_add(desired);
         } else {
@@ -95,7 +92,8 @@ impl ResourceLimiter for Limiter {
             current.saturating_mul(TABLE_ELEMENT_BYTES),
             desired.saturating_mul(TABLE_ELEMENT_BYTES),
         );
-        let allowed = self.charge(now, then) && self.inner.table_growing(current, desired, maximum)?;
+        let allowed =
+            self.charge(now, then) && self.inner.table_growing(current, desired, maximum)?;
         if allowed {
             self.used = self.used.saturating_sub(now).saturating_add(then);
         } else {
@@ -131,7 +129,11 @@ mod tests {
         assert!(limiter.memory_refused);
         // 256 KiB left: a table of 32 Ki elements × 8 bytes fits, one more does not.
         assert!(limiter.table_growing(0, 32 << 10, None).unwrap());
-        assert!(!limiter.table_growing(32 << 10, (32 << 10) + 1, None).unwrap());
+        assert!(
+            !limiter
+                .table_growing(32 << 10, (32 << 10) + 1, None)
+                .unwrap()
+        );
         assert_eq!(limiter.used(), 1 << 20);
     }
 }
