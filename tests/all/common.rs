@@ -470,3 +470,34 @@ pub fn kill_pid(pid: i32) {
         .arg(pid.to_string())
         .status();
 }
+
+/// Calls `count` every `every` on a thread until stopped; yields the largest count
+/// seen (e.g. processes running at once).
+pub struct MaxSampler {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    handle: std::thread::JoinHandle<usize>,
+}
+
+impl MaxSampler {
+    /// Starts sampling.
+    pub fn start(every: Duration, count: impl Fn() -> usize + Send + 'static) -> MaxSampler {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let stop = std::sync::Arc::new(AtomicBool::new(false));
+        let flag = std::sync::Arc::clone(&stop);
+        let handle = std::thread::spawn(move || {
+            let mut max = 0;
+            while !flag.load(Ordering::Relaxed) {
+                max = max.max(count());
+                std::thread::sleep(every);
+            }
+            max
+        });
+        MaxSampler { stop, handle }
+    }
+
+    /// Stops sampling; the maximum.
+    pub fn max(self) -> usize {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        self.handle.join().expect("sampler thread")
+    }
+}

@@ -13,15 +13,13 @@ use std::collections::HashSet;
 use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::os::unix::net::UnixStream;
 use std::process::{Child, Command, Stdio};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use hookhost_tests as guests;
 use serde_json::{Value, json};
 
-use crate::common::{Project, cmd, process_alive};
+use crate::common::{MaxSampler, Project, cmd, process_alive};
 
 /// The hook process cap of the server under test.
 const CAP: usize = 4;
@@ -94,45 +92,23 @@ fn settings(p: &Project) {
 }
 
 /// Counts the server's live child processes (hook shells, plus the reaper) every
-/// millisecond; yields the maximum.
-struct ChildSampler {
-    stop: Arc<AtomicBool>,
-    handle: JoinHandle<usize>,
-}
-
-impl ChildSampler {
-    fn start(server: u32) -> ChildSampler {
-        let stop = Arc::new(AtomicBool::new(false));
-        let flag = Arc::clone(&stop);
-        let handle = std::thread::spawn(move || {
-            let mut max = 0;
-            while !flag.load(Ordering::Relaxed) {
-                // Children of every thread of the server (hooks spawn on workers).
-                let mut n = 0;
-                if let Ok(tasks) = std::fs::read_dir(format!("/proc/{server}/task")) {
-                    for task in tasks.flatten() {
-                        let path = task.path().join("children");
-                        if let Ok(list) = std::fs::read_to_string(path) {
-                            n += list
-                                .split_whitespace()
-                                .filter_map(|pid| pid.parse::<i32>().ok())
-                                .filter(|pid| process_alive(*pid))
-                                .count();
-                        }
-                    }
-                }
-                max = max.max(n);
-                std::thread::sleep(Duration::from_millis(1));
-            }
-            max
-        });
-        ChildSampler { stop, handle }
-    }
-
-    fn max(self) -> usize {
-        self.stop.store(true, Ordering::Relaxed);
-        self.handle.join().unwrap()
-    }
+/// millisecond, over every thread of the server (hooks spawn on worker threads).
+fn sample_children(server: u32) -> MaxSampler {
+    MaxSampler::start(Duration::from_millis(1), move || {
+        let Ok(tasks) = std::fs::read_dir(format!("/proc/{server}/task")) else {
+            return 0;
+        };
+        tasks
+            .flatten()
+            .filter_map(|task| std::fs::read_to_string(task.path().join("children")).ok())
+            .map(|list| {
+                list.split_whitespace()
+                    .filter_map(|pid| pid.parse::<i32>().ok())
+                    .filter(|pid| process_alive(*pid))
+                    .count()
+            })
+            .sum()
+    })
 }
 
 fn peak_rss_kib(pid: u32) -> u64 {
@@ -210,7 +186,7 @@ fn load_through_serve_pipelined_and_from_sixteen_socket_clients() {
     let start = Instant::now();
     let half = total / 2;
     let mut server = spawn(None);
-    let sampler = ChildSampler::start(server.id());
+    let sampler = sample_children(server.id());
     let answered = pipeline(
         "p",
         0..half,
@@ -240,7 +216,7 @@ fn load_through_serve_pipelined_and_from_sixteen_socket_clients() {
         assert!(start.elapsed() < Duration::from_secs(30), "no socket");
         std::thread::sleep(Duration::from_millis(10));
     }
-    let sampler = ChildSampler::start(server.id());
+    let sampler = sample_children(server.id());
     let rest = total - half;
     let per = rest.div_ceil(CLIENTS);
     let clients: Vec<JoinHandle<usize>> = (0..CLIENTS)

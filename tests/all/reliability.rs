@@ -9,15 +9,12 @@ use std::io::{BufRead, BufReader, Write};
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use hookhost_tests as guests;
 use serde_json::{Value, json};
 
-use crate::common::{Project, cmd, cmd_timeout, group, process_alive};
+use crate::common::{MaxSampler, Project, cmd, cmd_timeout, group, process_alive};
 use crate::serve::Server;
 
 fn cache_dir() -> String {
@@ -37,32 +34,11 @@ fn counting_hook(p: &Project, seconds: &str) -> String {
     )
 }
 
-/// Samples the number of entries of a directory until stopped; yields the maximum.
-struct Sampler {
-    stop: Arc<AtomicBool>,
-    handle: JoinHandle<usize>,
-}
-
-impl Sampler {
-    fn start(dir: PathBuf) -> Sampler {
-        let stop = Arc::new(AtomicBool::new(false));
-        let flag = Arc::clone(&stop);
-        let handle = std::thread::spawn(move || {
-            let mut max = 0;
-            while !flag.load(Ordering::Relaxed) {
-                let n = std::fs::read_dir(&dir).map_or(0, Iterator::count);
-                max = max.max(n);
-                std::thread::sleep(Duration::from_millis(2));
-            }
-            max
-        });
-        Sampler { stop, handle }
-    }
-
-    fn max(self) -> usize {
-        self.stop.store(true, Ordering::Relaxed);
-        self.handle.join().unwrap()
-    }
+/// Samples the number of entries of a directory until stopped.
+fn sample_entries(dir: PathBuf) -> MaxSampler {
+    MaxSampler::start(Duration::from_millis(2), move || {
+        std::fs::read_dir(&dir).map_or(0, Iterator::count)
+    })
 }
 
 /// Sends `n` requests at once, then reads `n` answers; checks each id is answered
@@ -98,7 +74,7 @@ fn a_burst_never_runs_more_hook_processes_than_the_cap() {
     p.settings(json!({"BeforeTool": [group(vec![cmd(&hook)])]}));
 
     let mut server = Server::start_with(&p, &["--max-processes", "3"], &[]);
-    let sampler = Sampler::start(p.path("running"));
+    let sampler = sample_entries(p.path("running"));
     let answers = burst(&mut server, 60, &json!({"tool_name": "t"}));
     let max = sampler.max();
     assert!(max <= 3, "{max} hook processes ran at once; the cap is 3");
@@ -122,7 +98,7 @@ fn a_burst_never_runs_more_hook_processes_than_the_cap() {
 
     // --max-in-flight bounds the requests of the stream being fired at once.
     let mut server = Server::start_with(&p, &["--max-in-flight", "2", "--max-processes", "8"], &[]);
-    let sampler = Sampler::start(p.path("running"));
+    let sampler = sample_entries(p.path("running"));
     let answers = burst(&mut server, 12, &json!({"tool_name": "t"}));
     let max = sampler.max();
     assert!(max <= 2, "{max} requests in flight; --max-in-flight is 2");
