@@ -383,8 +383,12 @@ fn the_socket_is_private_and_answers_each_client() {
 import socket, sys
 s = socket.socket(socket.AF_UNIX)
 s.connect(sys.argv[1])
-s.sendall(b'{"correlationId":"x","eventName":"BeforeTool","input":{"tool_name":"fast"}}\n')
+# The refusal comes unasked, and the server closes right after it.
 print(s.makefile().readline().strip())
+try:
+    s.sendall(b'{"correlationId":"x","eventName":"BeforeTool","input":{"tool_name":"fast"}}\n')
+except OSError:
+    pass
 "#;
         let out = std::os::unix::process::CommandExt::uid(
             std::process::Command::new("/usr/bin/python3")
