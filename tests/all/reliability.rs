@@ -116,7 +116,13 @@ fn queued_guard_plugins_do_not_time_out() {
         "type": "plugin", "path": guests::ADVERSARY, "args": ["nap"], "timeout": 400
     })])]}));
     let cache = cache_dir();
-    let mut server = Server::start_with(&p, &[], &[("HOOKHOST_CACHE_DIR", &cache)]);
+    // All 400 in flight at once (past the default cap of 64, which alone would keep
+    // the queue short): the 32 pool slots are the only bound.
+    let mut server = Server::start_with(
+        &p,
+        &["--max-in-flight", "1000"],
+        &[("HOOKHOST_CACHE_DIR", &cache)],
+    );
     let answers = burst(
         &mut server,
         400,
