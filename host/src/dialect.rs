@@ -24,8 +24,8 @@ pub enum Dialect {
     Claude,
 }
 
-/// Claude Code event names and the events they are.
-pub const CLAUDE_EVENTS: [(&str, HookEvent); 8] = [
+/// Claude Code event names and the events they are (Claude Code's hooks reference).
+pub const CLAUDE_EVENTS: [(&str, HookEvent); 16] = [
     ("PreToolUse", HookEvent::BeforeTool),
     ("PostToolUse", HookEvent::AfterTool),
     ("UserPromptSubmit", HookEvent::BeforeAgent),
@@ -34,6 +34,32 @@ pub const CLAUDE_EVENTS: [(&str, HookEvent); 8] = [
     ("SessionStart", HookEvent::SessionStart),
     ("SessionEnd", HookEvent::SessionEnd),
     ("Notification", HookEvent::Notification),
+    ("PermissionRequest", HookEvent::PermissionRequest),
+    ("PermissionDenied", HookEvent::PermissionDenied),
+    ("PostToolUseFailure", HookEvent::PostToolUseFailure),
+    ("SubagentStart", HookEvent::SubagentStart),
+    ("SubagentStop", HookEvent::SubagentStop),
+    ("Setup", HookEvent::Setup),
+    ("StopFailure", HookEvent::StopFailure),
+    ("PostCompact", HookEvent::PostCompact),
+];
+
+/// Further events of Claude Code's hooks reference that hookhost runs with generic
+/// semantics ([`HookEvent::Other`]: OR-merged answers, no matcher translation).
+pub const CLAUDE_GENERIC_EVENTS: [&str; 13] = [
+    "PostToolBatch",
+    "UserPromptExpansion",
+    "Elicitation",
+    "ElicitationResult",
+    "TeammateIdle",
+    "TaskCreated",
+    "TaskCompleted",
+    "InstructionsLoaded",
+    "CwdChanged",
+    "FileChanged",
+    "ConfigChange",
+    "WorktreeCreate",
+    "WorktreeRemove",
 ];
 
 /// LLxprt/Gemini tool names and their Claude Code counterparts: every built-in tool
@@ -82,7 +108,8 @@ const CLAUDE_SAME_NAME: [&str; 3] = [
 ];
 
 /// Parses an event name in either dialect. Names both dialects share
-/// (`SessionStart`, …) are LLxprt names.
+/// (`SessionStart`, …) are LLxprt names; Claude-only events are Claude's. `None`:
+/// a name hookhost does not know (see [`HookEvent::Other`]).
 pub fn parse_event(name: &str) -> Option<(HookEvent, Dialect)> {
     if let Ok(event) = name.parse::<HookEvent>() {
         return Some((event, Dialect::Llxprt));
@@ -97,7 +124,7 @@ impl Dialect {
     /// The event's name in this dialect (`None`: Claude Code has no such event).
     pub fn event_name(self, event: HookEvent) -> Option<&'static str> {
         match self {
-            Dialect::Llxprt => Some(event.as_str()),
+            Dialect::Llxprt => HookEvent::ALL.contains(&event).then(|| event.as_str()),
             Dialect::Claude => CLAUDE_EVENTS
                 .iter()
                 .find(|(_, e)| *e == event)
@@ -239,6 +266,14 @@ mod tests {
             Some((HookEvent::SessionStart, Dialect::Llxprt))
         );
         assert_eq!(parse_event("Nope"), None);
+        assert_eq!(
+            parse_event("SubagentStop"),
+            Some((HookEvent::SubagentStop, Dialect::Claude))
+        );
+        assert_eq!(
+            Dialect::Claude.event_name(HookEvent::PermissionRequest),
+            Some("PermissionRequest")
+        );
         assert_eq!(
             Dialect::Claude.event_name(HookEvent::AfterAgent),
             Some("Stop")

@@ -1,10 +1,17 @@
-//! The eleven lifecycle events, their wire names, and which input field (if any)
-//! their matchers are tested against.
+//! The lifecycle events, their wire names, and which input field (if any) their
+//! matchers are tested against.
+//!
+//! The first eleven are LLxprt Code's and Gemini CLI's events (seeds/002); the rest
+//! exist only in Claude Code (a hook registers for them under their Claude name).
+//! [`HookEvent::Other`] stands for every event name hookhost does not know yet, in a
+//! Claude Code or Gemini CLI file: its hooks run with generic semantics, keyed by
+//! the name as written (see `HookSystem::fire_named`).
 
 use std::fmt;
 use std::str::FromStr;
 
-/// A lifecycle event of the agent at which hooks fire (seeds/002 `HookEventName`).
+/// A lifecycle event of the agent at which hooks fire (seeds/002 `HookEventName`,
+/// and Claude Code's hooks reference).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum HookEvent {
     /// Before a tool executes; hooks may block it or rewrite `tool_input`.
@@ -29,10 +36,33 @@ pub enum HookEvent {
     PreCompress,
     /// The agent shows a notification.
     Notification,
+    /// Claude Code: a permission dialog is about to be shown; hooks may allow or deny.
+    PermissionRequest,
+    /// Claude Code: the auto-mode classifier denied a tool call.
+    PermissionDenied,
+    /// Claude Code: a tool call failed.
+    PostToolUseFailure,
+    /// Claude Code: a subagent was started.
+    SubagentStart,
+    /// Claude Code: a subagent finished; hooks may make it continue.
+    SubagentStop,
+    /// Claude Code: repository setup (`--init`, `--maintenance`).
+    Setup,
+    /// Claude Code: a turn ended because of an API error.
+    StopFailure,
+    /// Claude Code: a compaction finished.
+    PostCompact,
+    /// An event name hookhost does not know (Claude Code or Gemini CLI may have added
+    /// it): generic semantics, hooks keyed by the name as written.
+    Other,
 }
 
+/// The number of [`HookEvent`] variants.
+pub const EVENT_COUNT: usize = 20;
+
 impl HookEvent {
-    /// Every event, in a fixed order; `event as usize` indexes this array.
+    /// The eleven LLxprt/Gemini events of seeds/002, in a fixed order; the names
+    /// `hookhost fire` accepts in the LLxprt dialect.
     pub const ALL: [HookEvent; 11] = [
         HookEvent::BeforeTool,
         HookEvent::AfterTool,
@@ -47,7 +77,33 @@ impl HookEvent {
         HookEvent::Notification,
     ];
 
-    /// The event's name on the wire and in settings files.
+    /// Every variant; `event as usize` indexes this array.
+    pub const EVERY: [HookEvent; EVENT_COUNT] = [
+        HookEvent::BeforeTool,
+        HookEvent::AfterTool,
+        HookEvent::BeforeAgent,
+        HookEvent::AfterAgent,
+        HookEvent::BeforeModel,
+        HookEvent::AfterModel,
+        HookEvent::BeforeToolSelection,
+        HookEvent::SessionStart,
+        HookEvent::SessionEnd,
+        HookEvent::PreCompress,
+        HookEvent::Notification,
+        HookEvent::PermissionRequest,
+        HookEvent::PermissionDenied,
+        HookEvent::PostToolUseFailure,
+        HookEvent::SubagentStart,
+        HookEvent::SubagentStop,
+        HookEvent::Setup,
+        HookEvent::StopFailure,
+        HookEvent::PostCompact,
+        HookEvent::Other,
+    ];
+
+    /// The event's name on the wire and in settings files (Claude Code's name for
+    /// the Claude-only events; `"Other"` for [`HookEvent::Other`], whose real name
+    /// travels with its hooks).
     pub const fn as_str(self) -> &'static str {
         match self {
             HookEvent::BeforeTool => "BeforeTool",
@@ -61,29 +117,59 @@ impl HookEvent {
             HookEvent::SessionEnd => "SessionEnd",
             HookEvent::PreCompress => "PreCompress",
             HookEvent::Notification => "Notification",
+            HookEvent::PermissionRequest => "PermissionRequest",
+            HookEvent::PermissionDenied => "PermissionDenied",
+            HookEvent::PostToolUseFailure => "PostToolUseFailure",
+            HookEvent::SubagentStart => "SubagentStart",
+            HookEvent::SubagentStop => "SubagentStop",
+            HookEvent::Setup => "Setup",
+            HookEvent::StopFailure => "StopFailure",
+            HookEvent::PostCompact => "PostCompact",
+            HookEvent::Other => "Other",
         }
+    }
+
+    /// Whether the event exists only in Claude Code.
+    pub const fn is_claude_only(self) -> bool {
+        (self as usize) >= HookEvent::ALL.len() && !matches!(self, HookEvent::Other)
     }
 
     /// Whether the event's input carries a `tool_name`, which matchers are tested
     /// against as a regex (seeds/001 §3.3: model events have no matcher).
     pub const fn has_tool_name(self) -> bool {
-        matches!(self, HookEvent::BeforeTool | HookEvent::AfterTool)
+        matches!(
+            self,
+            HookEvent::BeforeTool
+                | HookEvent::AfterTool
+                | HookEvent::PermissionRequest
+                | HookEvent::PermissionDenied
+                | HookEvent::PostToolUseFailure
+        )
     }
 
     /// The input field a `matcher` selects on: `tool_name` (a regex), or, compared
     /// exactly as both reference planners do, SessionStart's `source`, SessionEnd's
-    /// `reason` and PreCompress's `trigger`. `None`: the event has no matcher.
+    /// `reason` and PreCompress's `trigger`; Claude Code's Notification
+    /// `notification_type`, subagents' `agent_type`, Setup's and PostCompact's
+    /// `trigger`, StopFailure's `error`. `None`: the event has no matcher.
     pub const fn matcher_field(self) -> Option<&'static str> {
         match self {
-            HookEvent::BeforeTool | HookEvent::AfterTool => Some("tool_name"),
+            HookEvent::BeforeTool
+            | HookEvent::AfterTool
+            | HookEvent::PermissionRequest
+            | HookEvent::PermissionDenied
+            | HookEvent::PostToolUseFailure => Some("tool_name"),
             HookEvent::SessionStart => Some("source"),
             HookEvent::SessionEnd => Some("reason"),
-            HookEvent::PreCompress => Some("trigger"),
+            HookEvent::PreCompress | HookEvent::Setup | HookEvent::PostCompact => Some("trigger"),
+            HookEvent::Notification => Some("notification_type"),
+            HookEvent::SubagentStart | HookEvent::SubagentStop => Some("agent_type"),
+            HookEvent::StopFailure => Some("error"),
             _ => None,
         }
     }
 
-    /// The position of the event in [`HookEvent::ALL`].
+    /// The position of the event in [`HookEvent::EVERY`].
     pub const fn index(self) -> usize {
         self as usize
     }
@@ -97,16 +183,28 @@ impl fmt::Display for HookEvent {
 
 /// The error for a name that is none of the eleven events.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown event {0:?} (expected one of: {names})", names = event_names())]
+#[error("unknown event {0:?} (expected one of: {names}){hint}", names = event_names(), hint = did_you_mean(.0))]
 pub struct UnknownEvent(pub String);
 
 fn event_names() -> String {
     HookEvent::ALL.map(HookEvent::as_str).join(", ")
 }
 
+fn did_you_mean(name: &str) -> String {
+    let known = HookEvent::EVERY[..EVENT_COUNT - 1]
+        .iter()
+        .map(|e| e.as_str())
+        .chain(crate::dialect::CLAUDE_EVENTS.iter().map(|(n, _)| *n));
+    crate::suggest::suggestion(name, known)
+        .map(|s| format!("; did you mean {s:?}?"))
+        .unwrap_or_default()
+}
+
 impl FromStr for HookEvent {
     type Err = UnknownEvent;
 
+    /// Only the eleven LLxprt/Gemini names (CONTRACT §1); Claude Code's names are
+    /// read by [`crate::dialect::parse_event`].
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         HookEvent::ALL
             .into_iter()
@@ -125,7 +223,15 @@ mod tests {
             assert_eq!(event.index(), i);
             assert_eq!(event.as_str().parse::<HookEvent>(), Ok(event));
         }
+        for (i, event) in HookEvent::EVERY.into_iter().enumerate() {
+            assert_eq!(event.index(), i);
+        }
         let err = "BeforeTools".parse::<HookEvent>().unwrap_err();
         assert!(err.to_string().contains("BeforeTools"));
+        assert!(err.to_string().contains("did you mean \"BeforeTool\""));
+        // Claude-only names are not LLxprt events.
+        assert!("SubagentStop".parse::<HookEvent>().is_err());
+        assert!(HookEvent::SubagentStop.is_claude_only());
+        assert!(!HookEvent::Notification.is_claude_only() && !HookEvent::Other.is_claude_only());
     }
 }

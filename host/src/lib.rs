@@ -41,6 +41,7 @@ pub mod planner;
 pub mod plugins;
 pub mod result;
 pub mod runner;
+pub mod suggest;
 mod system;
 pub mod trace;
 pub mod trust;

@@ -23,6 +23,9 @@ pub enum Matcher {
     Regex(Regex),
     /// An invalid regular expression, used as an exact tool name.
     Exact(String),
+    /// Claude Code's plain matcher: names separated by `|`, each compared exactly
+    /// (`Bash` does not match `BashOutput`).
+    Names(String),
 }
 
 impl Matcher {
@@ -43,6 +46,22 @@ impl Matcher {
                     )
                 }
             },
+        }
+    }
+
+    /// A matcher in Claude Code's syntax: only letters, digits, `_` and `|` is a
+    /// list of exact names; anything else is a regular expression (unanchored).
+    pub fn claude(raw: Option<&str>) -> (Matcher, Option<String>) {
+        match raw.map(str::trim) {
+            Some(names)
+                if !names.is_empty()
+                    && names
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '|') =>
+            {
+                (Matcher::Names(names.to_owned()), None)
+            }
+            other => Matcher::compile(other),
         }
     }
 
@@ -68,6 +87,7 @@ impl Matcher {
             (Matcher::All, _) => true,
             (Matcher::Regex(re), Some(name)) => re.is_match(name),
             (Matcher::Exact(exact), Some(name)) => exact == name,
+            (Matcher::Names(names), Some(name)) => names.split('|').any(|n| n == name),
             (_, None) => false,
         }
     }
@@ -77,7 +97,7 @@ impl Matcher {
         match self {
             Matcher::All => "*",
             Matcher::Regex(re) => re.as_str(),
-            Matcher::Exact(exact) => exact,
+            Matcher::Exact(exact) | Matcher::Names(exact) => exact,
         }
     }
 }
@@ -314,6 +334,18 @@ mod tests {
         for all in [None, Some(""), Some("*")] {
             assert!(Matcher::exact(all).is_all());
         }
+    }
+
+    #[test]
+    fn claude_plain_names_are_exact_and_patterns_are_regexes() {
+        let (bash, _) = Matcher::claude(Some("Bash"));
+        assert!(bash.matches(Some("Bash")));
+        assert!(!bash.matches(Some("BashOutput")));
+        let (list, _) = Matcher::claude(Some("Write|Edit"));
+        assert!(list.matches(Some("Edit")) && !list.matches(Some("MultiEdit")));
+        let (re, _) = Matcher::claude(Some("mcp__.*"));
+        assert!(re.matches(Some("mcp__memory__read")));
+        assert!(Matcher::claude(Some("*")).0.is_all());
     }
 
     #[test]

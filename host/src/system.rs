@@ -17,7 +17,7 @@ use crate::config::{
     Compat, Diagnostic, HookKind, LoadedSettings, SettingsLocation, SettingsSource,
 };
 use crate::dialect::Dialect;
-use crate::event::HookEvent;
+use crate::event::{EVENT_COUNT, HookEvent};
 use crate::output::HookOutput;
 use crate::planner::{EventHooks, Plan, Registration};
 use crate::plugins::{EngineOptions, PluginLoader};
@@ -54,27 +54,35 @@ impl HookSystemBuilder {
 
     /// Also discover Claude Code's settings files (`.claude/settings.json`,
     /// `.claude/settings.local.json`, `~/.claude/settings.json`); hooks there speak
-    /// Claude's dialect. No effect with explicit settings files.
+    /// Claude's dialect. With explicit settings files, they are read after those.
     pub fn claude_settings(mut self, enabled: bool) -> Self {
-        if let SettingsLocation::Discover(compat) = &mut self.settings {
-            compat.claude = enabled;
+        match &mut self.settings {
+            SettingsLocation::Discover(compat) | SettingsLocation::Files(_, compat) => {
+                compat.claude = enabled;
+            }
         }
         self
     }
 
     /// Also discover Gemini CLI's settings (`.gemini/settings.json`,
-    /// `~/.gemini/settings.json`) and extensions (`.gemini/extensions/`). No effect
-    /// with explicit settings files.
+    /// `~/.gemini/settings.json`) and extensions (`.gemini/extensions/`). With
+    /// explicit settings files, they are read after those.
     pub fn gemini_settings(mut self, enabled: bool) -> Self {
-        if let SettingsLocation::Discover(compat) = &mut self.settings {
-            compat.gemini = enabled;
+        match &mut self.settings {
+            SettingsLocation::Discover(compat) | SettingsLocation::Files(_, compat) => {
+                compat.gemini = enabled;
+            }
         }
         self
     }
 
     /// Use exactly these settings files, first = highest priority (default: discover).
     pub fn settings_files(mut self, files: impl IntoIterator<Item = impl Into<PathBuf>>) -> Self {
-        self.settings = SettingsLocation::Files(files.into_iter().map(Into::into).collect());
+        let compat = match &self.settings {
+            SettingsLocation::Discover(compat) | SettingsLocation::Files(_, compat) => *compat,
+        };
+        self.settings =
+            SettingsLocation::Files(files.into_iter().map(Into::into).collect(), compat);
         self
     }
 
@@ -136,6 +144,9 @@ impl HookSystemBuilder {
         let settings = LoadedSettings::load(&self.settings, &project_dir);
         let enabled = self.enable_hooks.unwrap_or(settings.enabled);
         let mut diagnostics = settings.diagnostics;
+        if !enabled {
+            diagnostics.extend(settings.switched_off);
+        }
         let required = self.require_trust.unwrap_or(settings.require_trust);
         let mut gate = TrustGate::new(required, &project_dir, &mut diagnostics);
         // The gate runs before anything is loaded: an unapproved plugin is never
@@ -146,7 +157,8 @@ impl HookSystemBuilder {
             .filter(|entry| gate.admits(entry, &mut diagnostics))
             .collect();
         let loader = PluginLoader::new(enabled, &admitted, &self.engine, &project_dir);
-        let mut per_event: [Vec<_>; 11] = Default::default();
+        let mut per_event: [Vec<_>; EVENT_COUNT] = std::array::from_fn(|_| Vec::new());
+        let mut per_other: Vec<(Arc<str>, Vec<_>)> = Vec::new();
         for entry in admitted {
             let runner = match &entry.spec.kind {
                 HookKind::Command { command } => Runner::Command(command.clone()),
@@ -161,25 +173,38 @@ impl HookSystemBuilder {
                 matcher: entry.matcher.clone(),
                 source: entry.source,
                 location: entry.location,
+                other_name: entry.other_name.clone(),
                 runner,
             };
-            per_event[entry.event.index()].push(Registration {
+            let registration = Registration {
                 matcher: entry.matcher,
                 sequential: entry.sequential,
                 dialect: entry.dialect,
                 key,
                 trusted,
                 hook: Arc::new(hook),
-            });
+            };
+            match entry.other_name {
+                Some(name) => match per_other.iter_mut().find(|(n, _)| *n == name) {
+                    Some((_, list)) => list.push(registration),
+                    None => per_other.push((name, vec![registration])),
+                },
+                None => per_event[entry.event.index()].push(registration),
+            }
         }
         loader.finish(&mut diagnostics);
         let events = per_event.map(EventHooks::new);
+        let others = per_other
+            .into_iter()
+            .map(|(name, list)| (name, EventHooks::new(list)))
+            .collect();
         let watched = watched_paths(&self.settings, &project_dir, &settings.sources);
         HookSystem {
             enabled,
             enabled_in_settings: settings.enabled,
             sticky_blocks: self.sticky_blocks.unwrap_or(settings.sticky_blocks),
             events,
+            others,
             ctx: Arc::new(RunContext::new(project_dir, self.output_cap)),
             session_id: self.session_id.unwrap_or_else(generate_session_id),
             transcript_path: self.transcript_path,
@@ -198,7 +223,9 @@ pub struct HookSystem {
     enabled: bool,
     enabled_in_settings: bool,
     sticky_blocks: bool,
-    events: [EventHooks<Hook>; 11],
+    events: [EventHooks<Hook>; EVENT_COUNT],
+    /// Hooks of events hookhost does not know ([`HookEvent::Other`]), by name.
+    others: Vec<(Arc<str>, EventHooks<Hook>)>,
     ctx: Arc<RunContext>,
     session_id: String,
     transcript_path: String,
@@ -304,6 +331,37 @@ impl HookSystem {
             return AggregatedHookResult::empty();
         };
         self.run_plan(event, plan, input.clone()).await
+    }
+
+    /// Fires an event by the name an agent gave it: a known name (either dialect)
+    /// fires that event; any other name runs the hooks registered under exactly
+    /// that name in a Claude Code or Gemini CLI file, with generic semantics
+    /// (OR-merged answers). Unknown names without hooks answer nothing.
+    pub async fn fire_named(&self, name: &str, mut input: Map<String, Value>) -> AggregatedHookResult {
+        if let Some((event, dialect)) = crate::dialect::parse_event(name) {
+            dialect.canonicalize_input(event, &mut input);
+            return self.fire(event, input).await;
+        }
+        if !self.enabled {
+            return AggregatedHookResult::empty();
+        }
+        let Some((_, hooks)) = self.others.iter().find(|(n, _)| &**n == name) else {
+            return AggregatedHookResult::empty();
+        };
+        let Some(plan) = hooks.plan(input.get("tool_name").and_then(Value::as_str)) else {
+            return AggregatedHookResult::empty();
+        };
+        input
+            .entry("hook_event_name")
+            .or_insert_with(|| Value::from(name));
+        self.run_plan(HookEvent::Other, plan, input).await
+    }
+
+    /// The hooks registered under event names hookhost does not know, by name.
+    pub fn other_hooks(&self) -> impl Iterator<Item = (&str, impl Iterator<Item = &Hook>)> {
+        self.others
+            .iter()
+            .map(|(name, hooks)| (&**name, hooks.iter().map(|r| r.hook.as_ref())))
     }
 
     /// Fires a typed input (see [`crate::input`]).

@@ -2,20 +2,23 @@
 //!
 //! Register `hookhost hook` as a command hook in Claude Code, Gemini CLI or LLxprt
 //! Code. It reads the agent's hook stdin, takes the event from `hook_event_name`
-//! (Claude or LLxprt/Gemini names), runs the hooks hookhost is configured with —
-//! shell and Wasm — and answers exactly as a single hook of that agent would:
+//! (Claude or LLxprt/Gemini names; a name hookhost does not know runs the hooks
+//! registered under it, generically), runs the hooks hookhost is configured with —
+//! shell and Wasm — and answers exactly as a single hook of that agent would.
+//! The mapping per event is [`super::claude_answer`]'s.
 //!
-//! * Claude Code: on block, the reason on stderr and exit 2 (Claude shows it to the
-//!   model); otherwise exit 0 with Claude's JSON (`continue`, `stopReason`,
-//!   `systemMessage`, `suppressOutput`, and `hookSpecificOutput` with
-//!   `hookEventName`, `permissionDecision`, `updatedInput`, `additionalContext`).
-//! * LLxprt / Gemini CLI: the merged HookOutput on stdout; exit 2 on block (the
-//!   reason also on stderr).
+//! What reaches stderr matters: Claude Code passes a blocking hook's stderr to the
+//! model as the reason. So hookhost's own diagnostics never go there; they travel
+//! in `systemMessage` (shown to the user, not the model) and the log. Failures are
+//! visible: a hook that failed (could not load, crashed, ran out of fuel or time,
+//! broken settings) is reported in `systemMessage`, or — when nothing else is to be
+//! said — as Claude's non-blocking error (exit 1, the cause on stderr).
+//! `--fail-closed` turns any failure into a deny naming the cause.
 //!
 //! Run *inside* a hook of hookhost (`HOOKHOST_ACTIVE` names its parent or, through
 //! `sh -c`, its grandparent), it answers `{}` at once instead of recursing. Any other
-//! value — inherited by an agent that a hook started, or set by hand — is ignored
-//! (with a note on stderr): the hooks run.
+//! value — inherited by an agent that a hook started, or set by hand — is ignored:
+//! the hooks run.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -23,65 +26,105 @@ use std::process::ExitCode;
 
 use hookhost::dialect::{Dialect, parse_event};
 use hookhost::runner::NESTED_ENV;
-use hookhost::{AggregatedHookResult, HookEvent};
-use serde_json::{Map, Value, json};
+use hookhost::{AggregatedHookResult, HookEvent, HookOutput};
+use serde_json::{Map, Value};
 
 use super::SettingsArgs;
-use super::fire::{fire_once, read_input};
+use super::claude_answer::{Answer, claude_answer};
+use super::fire::read_input;
 
-pub fn run(settings: &SettingsArgs) -> ExitCode {
+pub fn run(settings: &SettingsArgs, fail_closed: bool) -> ExitCode {
     if let Some(value) = std::env::var_os(NESTED_ENV) {
         if runs_inside_hookhost(&value.to_string_lossy()) {
-            eprintln!(
-                "hookhost: `hookhost hook` runs as a hook of hookhost (pid {}); not recursing",
-                value.to_string_lossy()
-            );
+            tracing::info!("`hookhost hook` runs as a hook of hookhost; not recursing");
             println!("{{}}");
             return ExitCode::SUCCESS;
         }
-        eprintln!(
-            "hookhost: ignoring {NESTED_ENV}={:?}: it does not name the process that started this one",
+        tracing::info!(
+            "ignoring {NESTED_ENV}={:?}: it does not name the process that started this one",
             value.to_string_lossy()
         );
     }
-    let mut input = match read_input() {
+    let input = match read_input() {
+        Ok(input) if input.is_empty() => {
+            eprintln!(
+                "hookhost hook: stdin is empty; expected the agent's hook input (a JSON object \
+                 with hook_event_name) — register `hookhost hook` as a command hook of the agent"
+            );
+            return ExitCode::from(1);
+        }
         Ok(input) => input,
         Err(e) => {
-            eprintln!("hookhost: {e:#}");
+            eprintln!("hookhost hook: {e:#}");
             return ExitCode::from(1);
         }
     };
-    let name = input
-        .get("hook_event_name")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
-    let Some((event, dialect)) = parse_event(name) else {
-        eprintln!("hookhost: hook_event_name {name:?} is not an event hookhost knows");
-        return ExitCode::from(1);
+    let name = match input.get("hook_event_name").and_then(Value::as_str) {
+        Some(name) if !name.is_empty() => name.to_owned(),
+        _ => {
+            eprintln!(
+                "hookhost hook: the input has no hook_event_name; is `hookhost hook` registered \
+                 as a hook of Claude Code, Gemini CLI or LLxprt Code?"
+            );
+            return ExitCode::from(1);
+        }
     };
-    // Names both dialects share (SessionStart …) are ambiguous; Claude's stdin has
-    // `permission_mode`.
-    let dialect = if input.contains_key("permission_mode") {
-        Dialect::Claude
-    } else {
-        dialect
+    let (event, dialect) = match parse_event(&name) {
+        // Names both dialects share (SessionStart …) are ambiguous; Claude's stdin
+        // has `permission_mode`.
+        Some((event, _)) if input.contains_key("permission_mode") => (event, Dialect::Claude),
+        Some(known) => known,
+        None if input.contains_key("permission_mode") => (HookEvent::Other, Dialect::Claude),
+        None => (HookEvent::Other, Dialect::Llxprt),
     };
-    dialect.canonicalize_input(event, &mut input);
-    let note = dialect.unknown_tool_note(&input);
     let project_dir = default_project_dir(&input);
-    let result = match fire_once(settings.builder_in(project_dir), event, input) {
-        Ok(mut result) => {
-            // Not on stderr: Claude would show it to the model as part of a reason.
-            result.warnings.extend(note);
+    let result = fire(settings, project_dir, event, dialect, &name, input);
+    let result = match result {
+        Ok(result) => result,
+        Err(e) => {
+            let cause = format!("hookhost could not run the hooks: {e:#}");
+            let mut result = AggregatedHookResult::empty();
+            result.success = false;
+            result.errors.push(cause);
             result
         }
-        Err(e) => {
-            // Fail open, as a broken hook would.
-            eprintln!("hookhost: {e:#}");
-            return ExitCode::SUCCESS;
-        }
     };
-    answer(event, dialect, &result)
+    answer(event, dialect, &name, result, fail_closed)
+}
+
+/// Builds the system and fires once; load problems are logged, and the errors among
+/// them (a file that does not parse, hooks that will not run) join `errors`.
+fn fire(
+    settings: &SettingsArgs,
+    project_dir: PathBuf,
+    event: HookEvent,
+    dialect: Dialect,
+    name: &str,
+    mut input: Map<String, Value>,
+) -> anyhow::Result<AggregatedHookResult> {
+    let system = settings.builder_in(project_dir).build();
+    let mut load_errors = Vec::new();
+    for d in system.diagnostics() {
+        if d.is_error() {
+            tracing::warn!("{d}");
+            load_errors.push(d.message.clone());
+        } else {
+            tracing::info!("{d}");
+        }
+    }
+    let runtime = super::runtime()?;
+    let mut result = if event == HookEvent::Other {
+        runtime.block_on(system.fire_named(name, input))
+    } else {
+        dialect.canonicalize_input(event, &mut input);
+        let note = dialect.unknown_tool_note(&input);
+        let mut result = runtime.block_on(system.fire(event, input));
+        result.warnings.extend(note);
+        result
+    };
+    runtime.shutdown_background();
+    result.errors.splice(0..0, load_errors);
+    Ok(result)
 }
 
 /// Whether `value` is the pid of our parent or grandparent (a hook runs as
@@ -118,73 +161,70 @@ fn default_project_dir(input: &Map<String, Value>) -> PathBuf {
     .unwrap_or_else(|| PathBuf::from("."))
 }
 
-fn answer(event: HookEvent, dialect: Dialect, result: &AggregatedHookResult) -> ExitCode {
-    let blocked = result.is_blocked();
-    if blocked {
-        eprintln!(
-            "{}",
-            result
-                .block_reason()
-                .unwrap_or("blocked by a hookhost hook")
-        );
+fn answer(
+    event: HookEvent,
+    dialect: Dialect,
+    name: &str,
+    mut result: AggregatedHookResult,
+    fail_closed: bool,
+) -> ExitCode {
+    let failures = result.errors.clone();
+    if fail_closed && !failures.is_empty() && !result.is_blocked() {
+        // The host's verdict on a failure replaces whatever the other hooks said.
+        result.final_output = HookOutput::block(format!(
+            "hookhost --fail-closed: {}",
+            failures.join("; ")
+        ));
+    } else if !failures.is_empty() {
+        // Shown to the user, never to the model as a reason.
+        let note = format!("hookhost: {}", failures.join("; "));
+        result.final_output.system_message = Some(match result.final_output.system_message.take() {
+            Some(message) => format!("{message}\n{note}"),
+            None => note,
+        });
     }
-    let stdout = match dialect {
-        Dialect::Claude if blocked => None,
-        Dialect::Claude => Some(claude_output(event, result)),
-        Dialect::Llxprt => Some(result.final_output.to_value()),
-    };
-    if let Some(value) = stdout {
-        let _ = writeln!(std::io::stdout(), "{value}");
+    for warning in &result.warnings {
+        tracing::warn!("{warning}");
     }
-    ExitCode::from(if blocked { 2 } else { 0 })
-}
-
-/// The merged answer in Claude Code's output format.
-fn claude_output(event: HookEvent, result: &AggregatedHookResult) -> Value {
-    let out = &result.final_output;
-    let mut answer = Map::new();
-    if result.should_stop() {
-        answer.insert("continue".into(), Value::Bool(false));
-        if let Some(reason) = result.stop_reason() {
-            answer.insert("stopReason".into(), Value::from(reason));
-        }
-    }
-    if result.suppress_output() {
-        answer.insert("suppressOutput".into(), Value::Bool(true));
-    }
-    if let Some(message) = result.system_message() {
-        answer.insert("systemMessage".into(), Value::from(message));
-    }
-    let mut specific = Map::new();
-    if let Some(decision) = out.effective_decision() {
-        let decision = match decision {
-            hookhost::Decision::Ask => "ask",
-            _ => "allow",
-        };
-        if event == HookEvent::BeforeTool {
-            specific.insert("permissionDecision".into(), Value::from(decision));
-            if let Some(reason) = out.effective_reason() {
-                specific.insert("permissionDecisionReason".into(), Value::from(reason));
+    match dialect {
+        Dialect::Claude => {
+            let nothing_else = says_nothing_else(&result.final_output);
+            if !failures.is_empty() && !fail_closed && nothing_else {
+                // Claude's non-blocking error: the cause is shown to the user.
+                eprintln!("hookhost: {}", failures.join("; "));
+                return ExitCode::from(1);
+            }
+            match claude_answer(event, name, &result) {
+                Answer::Json(value) => {
+                    let _ = writeln!(std::io::stdout(), "{value}");
+                    ExitCode::SUCCESS
+                }
+                Answer::Block(reason) => {
+                    eprintln!("{reason}");
+                    ExitCode::from(2)
+                }
             }
         }
+        Dialect::Llxprt => {
+            let blocked = result.is_blocked();
+            if blocked {
+                eprintln!(
+                    "{}",
+                    result.block_reason().unwrap_or("blocked by a hookhost hook")
+                );
+            }
+            let _ = writeln!(std::io::stdout(), "{}", result.final_output.to_value());
+            ExitCode::from(if blocked { 2 } else { 0 })
+        }
     }
-    if event == HookEvent::BeforeTool
-        && let Some(tool_input) = result.tool_input()
-    {
-        specific.insert("updatedInput".into(), tool_input.clone());
-    }
-    if let Some(context) = result.additional_context() {
-        specific.insert("additionalContext".into(), Value::from(context));
-    }
-    if !specific.is_empty()
-        && let Some(name) = Dialect::Claude.event_name(event)
-    {
-        specific.insert("hookEventName".into(), Value::from(name));
-        answer.insert("hookSpecificOutput".into(), Value::Object(specific));
-    }
-    if answer.is_empty() {
-        json!({})
-    } else {
-        Value::Object(answer)
-    }
+}
+
+/// Whether an answer holds nothing but (maybe) a system message.
+fn says_nothing_else(out: &HookOutput) -> bool {
+    out.decision.is_none()
+        && out.reason.is_none()
+        && out.continue_.is_none()
+        && out.stop_reason.is_none()
+        && out.suppress_output.is_none()
+        && out.hook_specific_output.as_ref().is_none_or(Map::is_empty)
 }

@@ -2,6 +2,7 @@
 //! 0 ok, 2 blocked (`fire`), 1 usage errors and `check` failures.
 
 mod check;
+mod claude_answer;
 mod explain;
 mod fire;
 mod hook;
@@ -41,8 +42,8 @@ enum Command {
         /// The event: BeforeTool, AfterTool, BeforeModel, AfterModel,
         /// BeforeToolSelection, BeforeAgent, AfterAgent, SessionStart, SessionEnd,
         /// PreCompress or Notification — or a Claude Code name (PreToolUse,
-        /// PostToolUse, UserPromptSubmit, Stop, PreCompact), whose input then uses
-        /// Claude's tool names.
+        /// PostToolUse, UserPromptSubmit, Stop, SubagentStop, PermissionRequest, …,
+        /// see docs/EVENTS.md), whose input then uses Claude's tool names.
         #[arg(value_parser = parse_event_arg)]
         event: (HookEvent, Dialect),
         /// Also print a table of every hook run on stderr: source, matcher, type,
@@ -82,6 +83,10 @@ enum Command {
     Hook {
         #[command(flatten)]
         settings: SettingsArgs,
+        /// Any failure of a hook (could not load, crashed, timed out, broken
+        /// settings) becomes a deny naming the cause, instead of a visible warning.
+        #[arg(long)]
+        fail_closed: bool,
     },
     /// Approve the hooks of the project's settings and extensions (needed when
     /// `tools.requireHookTrust` is on): commands by their exact string, plugins by
@@ -193,9 +198,14 @@ impl SettingsArgs {
 
 fn parse_event_arg(name: &str) -> Result<(HookEvent, Dialect), String> {
     parse_event(name).ok_or_else(|| {
+        let claude: Vec<&str> = hookhost::dialect::CLAUDE_EVENTS
+            .iter()
+            .map(|(n, _)| *n)
+            .collect();
         format!(
-            "{}, or a Claude Code name (PreToolUse, PostToolUse, UserPromptSubmit, Stop, PreCompact)",
-            hookhost::UnknownEvent(name.to_owned())
+            "{}, or a Claude Code name ({})",
+            hookhost::UnknownEvent(name.to_owned()),
+            claude.join(", ")
         )
     })
 }
@@ -222,7 +232,10 @@ pub fn main() -> ExitCode {
             explain,
             settings,
         } => fire::run(event, dialect, &settings, explain),
-        Command::Hook { settings } => hook::run(&settings),
+        Command::Hook {
+            settings,
+            fail_closed,
+        } => hook::run(&settings, fail_closed),
         Command::Trust { settings, list } => trust::run(&settings, list),
         Command::Init { project_dir, force } => init::run(&project_dir, force),
         Command::New {

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::source::{SettingsSource, SourceKind};
+use super::source::{SettingsFormat, SettingsSource, SourceKind};
 
 /// The environment variable that overrides the system settings path.
 pub const SYSTEM_SETTINGS_ENV: &str = "LLXPRT_SYSTEM_SETTINGS_PATH";
@@ -46,14 +46,21 @@ pub struct Compat {
 }
 
 /// The settings files of one scope directory (`<project>` or `~`), in priority order.
-fn scope_files(root: &Path, compat: Compat) -> Vec<(PathBuf, bool)> {
-    let mut files = vec![(root.join(".llxprt").join("settings.json"), false)];
+fn scope_files(root: &Path, compat: Compat) -> Vec<(PathBuf, SettingsFormat)> {
+    let mut files = vec![(
+        root.join(".llxprt").join("settings.json"),
+        SettingsFormat::Llxprt,
+    )];
     if compat.gemini {
-        files.push((root.join(".gemini").join("settings.json"), false));
+        files.push((
+            root.join(".gemini").join("settings.json"),
+            SettingsFormat::Gemini,
+        ));
     }
     if compat.claude {
-        files.push((root.join(".claude").join("settings.local.json"), true));
-        files.push((root.join(".claude").join("settings.json"), true));
+        for name in ["settings.local.json", "settings.json"] {
+            files.push((root.join(".claude").join(name), SettingsFormat::Claude));
+        }
     }
     files
 }
@@ -64,25 +71,44 @@ fn scope_files(root: &Path, compat: Compat) -> Vec<(PathBuf, bool)> {
 pub fn discover(project_dir: &Path, compat: Compat) -> Vec<SettingsSource> {
     let home = dirs::home_dir();
     let mut found = Vec::new();
-    let mut push = |kind: SourceKind, path: PathBuf, is_claude: bool| {
+    let mut push = |kind: SourceKind, path: PathBuf, format: SettingsFormat| {
         if path.is_file() {
-            let source = SettingsSource::new(kind, path, project_dir);
-            found.push(if is_claude { source.claude() } else { source });
+            found.push(SettingsSource::new(kind, path, project_dir).with_format(format));
         }
     };
-    for (path, is_claude) in scope_files(project_dir, compat) {
-        push(SourceKind::Project, path, is_claude);
+    for (path, format) in scope_files(project_dir, compat) {
+        push(SourceKind::Project, path, format);
     }
     if let Some(home) = &home {
-        for (path, is_claude) in scope_files(home, compat) {
-            push(SourceKind::User, path, is_claude);
+        for (path, format) in scope_files(home, compat) {
+            push(SourceKind::User, path, format);
         }
     }
-    push(SourceKind::System, system_settings_path(), false);
+    push(
+        SourceKind::System,
+        system_settings_path(),
+        SettingsFormat::Llxprt,
+    );
     for root in extension_roots(project_dir, home.as_deref(), compat) {
         found.extend(extensions_in(&root, project_dir));
     }
     found
+}
+
+/// Only the other agents' files that [`Compat`] names (project and user scope, and
+/// Gemini CLI's extensions), for explicit settings combined with
+/// `--claude-settings` / `--gemini-settings`.
+pub fn agent_files(project_dir: &Path, compat: Compat) -> Vec<SettingsSource> {
+    if !compat.claude && !compat.gemini {
+        return Vec::new();
+    }
+    discover(project_dir, compat)
+        .into_iter()
+        .filter(|s| {
+            s.format != SettingsFormat::Llxprt
+                && !s.path.components().any(|c| c.as_os_str() == ".llxprt")
+        })
+        .collect()
 }
 
 fn extension_roots(project_dir: &Path, home: Option<&Path>, compat: Compat) -> Vec<PathBuf> {
@@ -119,6 +145,11 @@ pub fn extensions_in(root: &Path, project_dir: &Path) -> Vec<SettingsSource> {
                 .map(|name| dir.join(name))
                 .find(|p| p.is_file())?;
             let name = dir.file_name()?.to_string_lossy().into_owned();
+            let format = if manifest.ends_with("gemini-extension.json") {
+                SettingsFormat::Gemini
+            } else {
+                SettingsFormat::Llxprt
+            };
             // Gemini CLI extensions keep their hooks in `hooks/hooks.json`.
             let hooks_file = dir.join("hooks").join("hooks.json");
             let file = if hooks_file.is_file() {
@@ -126,7 +157,8 @@ pub fn extensions_in(root: &Path, project_dir: &Path) -> Vec<SettingsSource> {
             } else {
                 manifest
             };
-            let mut source = SettingsSource::new(SourceKind::Extension(name), file, project_dir);
+            let mut source = SettingsSource::new(SourceKind::Extension(name), file, project_dir)
+                .with_format(format);
             source.base_dir = dir;
             Some(source)
         })

@@ -52,6 +52,9 @@ impl FileSwitches {
 pub(super) struct Layered {
     pub enabled: bool,
     pub require_trust: bool,
+    /// When hooks end up off: one error per file whose hooks therefore do not run,
+    /// with the fix.
+    pub switched_off: Vec<Diagnostic>,
 }
 
 /// Layers the switches of `files` (priority order) and filters `entries` by them.
@@ -99,10 +102,52 @@ pub(super) fn layer(
         }
     }
     apply_disabled(files, entries, require_trust, diagnostics);
+    let switched_off = if enabled {
+        Vec::new()
+    } else {
+        switched_off(files, entries)
+    };
     Layered {
         enabled,
         require_trust,
+        switched_off,
     }
+}
+
+/// Hooks are declared but off: say so once per file, naming the switch and the fix
+/// (a security hook that silently does not run is worse than none).
+fn switched_off(files: &[FileSwitches], entries: &[HookEntry]) -> Vec<Diagnostic> {
+    let by = files
+        .iter()
+        .filter(|f| !matches!(f.source.kind, SourceKind::Extension(_)))
+        .find(|f| f.enable_hooks == Some(false));
+    let mut notes = Vec::new();
+    for file in files {
+        let count = entries
+            .iter()
+            .filter(|e| Arc::ptr_eq(&e.source, &file.source))
+            .count();
+        if count == 0 {
+            continue;
+        }
+        let why = match by {
+            Some(off) => format!("they are switched off by {}", off.source),
+            None => "no settings file turns them on (tools.enableHooks defaults to false)"
+                .to_owned(),
+        };
+        let fix = match by {
+            Some(off) => format!("remove the switch from {}", off.source.path.display()),
+            None => format!(
+                "add \"tools\": {{\"enableHooks\": true}} to {}",
+                file.source.path.display()
+            ),
+        };
+        notes.push(Diagnostic::error(format!(
+            "{}: {count} hook(s) declared, but NONE of them runs: {why}; to run them, {fix}",
+            file.source
+        )));
+    }
+    notes
 }
 
 /// `tools.requireHookTrust` from the user's own files, failing closed.

@@ -7,6 +7,7 @@
 //! file that sets it and defaults to `false`; an extension manifest contributes hooks
 //! but cannot switch them on (seeds/001 §6.1, §6.3).
 
+mod detect;
 mod diagnostic;
 mod discover;
 mod expand;
@@ -37,8 +38,9 @@ pub enum SettingsLocation {
     /// Discover project, user and system settings and extensions, and the other
     /// agents' settings that [`Compat`] names.
     Discover(Compat),
-    /// Exactly these files, first = highest priority.
-    Files(Vec<PathBuf>),
+    /// Exactly these files, first = highest priority, then the other agents' settings
+    /// that [`Compat`] names (`--settings X --claude-settings` reads both).
+    Files(Vec<PathBuf>, Compat),
 }
 
 /// All settings, layered.
@@ -58,6 +60,9 @@ pub struct LoadedSettings {
     pub diagnostics: Vec<Diagnostic>,
     /// The files that were read, highest priority first.
     pub sources: Vec<Arc<SettingsSource>>,
+    /// When hooks are off: an error per file whose declared hooks will not run
+    /// (kept apart: a caller that turns hooks on itself has no such problem).
+    pub switched_off: Vec<Diagnostic>,
 }
 
 impl LoadedSettings {
@@ -65,12 +70,20 @@ impl LoadedSettings {
     pub fn load(location: &SettingsLocation, project_dir: &Path) -> LoadedSettings {
         let sources = match location {
             SettingsLocation::Discover(compat) => discover(project_dir, *compat),
-            SettingsLocation::Files(files) => files
-                .iter()
-                .map(|f| SettingsSource::new(SourceKind::Explicit, f.clone(), project_dir))
-                .collect(),
+            SettingsLocation::Files(files, compat) => {
+                let mut sources: Vec<SettingsSource> = files
+                    .iter()
+                    .map(|f| SettingsSource::new(SourceKind::Explicit, f.clone(), project_dir))
+                    .collect();
+                sources.extend(discover::agent_files(project_dir, *compat));
+                sources
+            }
         };
         let mut loaded = LoadedSettings::default();
+        let sources: Vec<SettingsSource> = sources
+            .into_iter()
+            .map(|source| detect::explicit_format(source, &mut loaded.diagnostics))
+            .collect();
         let mut switches = Vec::new();
         for source in sources {
             let source = Arc::new(source);
@@ -90,6 +103,7 @@ impl LoadedSettings {
             loaded.diagnostics.extend(parsed.diagnostics);
         }
         let layered = layer::layer(&switches, &mut loaded.entries, &mut loaded.diagnostics);
+        loaded.switched_off = layered.switched_off;
         loaded.enabled = layered.enabled;
         loaded.require_trust = layered.require_trust;
         loaded

@@ -30,6 +30,68 @@ pub enum SettingsFormat {
     /// Claude Code settings (`.claude/settings.json`): timeouts in seconds, hooks on
     /// unless `disableAllHooks`, every hook in Claude's dialect.
     Claude,
+    /// Gemini CLI settings (`.gemini/settings.json`, extensions' `hooks/hooks.json`):
+    /// as LLxprt's, but hooks are on unless `hooksConfig.enabled` is false (Gemini
+    /// CLI's settings schema), and event names hookhost does not know are run
+    /// generically instead of refused.
+    Gemini,
+}
+
+impl SettingsFormat {
+    /// The format a file's location says it has: in a `.claude` directory (or a
+    /// Claude Code plugin's `hooks/`), Claude's; in a `.gemini` directory, Gemini's.
+    pub fn from_location(path: &Path) -> Option<SettingsFormat> {
+        let dir = path.parent()?;
+        match dir.file_name()?.to_str()? {
+            ".claude" => Some(SettingsFormat::Claude),
+            ".gemini" => Some(SettingsFormat::Gemini),
+            "hooks" => {
+                let root = dir.parent()?;
+                if root.join(".claude-plugin").join("plugin.json").is_file() {
+                    Some(SettingsFormat::Claude)
+                } else if root.join("gemini-extension.json").is_file() {
+                    Some(SettingsFormat::Gemini)
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// The format the content says: `hooks` keyed by Claude-only event names, or
+    /// Claude's `disableAllHooks` / `permissions`, without LLxprt's switch.
+    pub fn from_content(root: &serde_json::Map<String, serde_json::Value>) -> Option<SettingsFormat> {
+        if root.get("tools").and_then(|t| t.get("enableHooks")).is_some() {
+            return None;
+        }
+        let claude_events = root
+            .get("hooks")
+            .and_then(serde_json::Value::as_object)
+            .is_some_and(|hooks| {
+                hooks.keys().any(|name| {
+                    crate::dialect::parse_event(name)
+                        .is_some_and(|(_, d)| d == crate::dialect::Dialect::Claude)
+                })
+            });
+        let claude_keys = root.contains_key("disableAllHooks") || root.contains_key("permissions");
+        if claude_events || claude_keys {
+            Some(SettingsFormat::Claude)
+        } else if root.contains_key("hooksConfig") {
+            Some(SettingsFormat::Gemini)
+        } else {
+            None
+        }
+    }
+
+    /// The agent whose format this is, for messages.
+    pub fn agent(self) -> &'static str {
+        match self {
+            SettingsFormat::Llxprt => "LLxprt Code",
+            SettingsFormat::Claude => "Claude Code",
+            SettingsFormat::Gemini => "Gemini CLI",
+        }
+    }
 }
 
 /// One settings file and how to read paths inside it.
@@ -74,9 +136,22 @@ impl SettingsSource {
     }
 
     /// The same source read as a Claude Code settings file.
-    pub fn claude(mut self) -> SettingsSource {
-        self.format = SettingsFormat::Claude;
-        self.label = format!("claude {}", self.label);
+    pub fn claude(self) -> SettingsSource {
+        self.with_format(SettingsFormat::Claude)
+    }
+
+    /// The same source read in `format` (labelled `claude …` / `gemini …`).
+    pub fn with_format(mut self, format: SettingsFormat) -> SettingsSource {
+        if format == self.format {
+            return self;
+        }
+        self.format = format;
+        let prefix = match format {
+            SettingsFormat::Claude => "claude ",
+            SettingsFormat::Gemini => "",
+            SettingsFormat::Llxprt => "",
+        };
+        self.label = format!("{prefix}{}", self.label);
         self
     }
 

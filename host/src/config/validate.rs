@@ -49,6 +49,8 @@ pub struct HookEntry {
     pub source: Arc<SettingsSource>,
     /// Where in the file, e.g. `hooks.BeforeTool[0].hooks[1]`.
     pub location: String,
+    /// For [`HookEvent::Other`]: the event name as written in the file.
+    pub other_name: Option<Arc<str>>,
 }
 
 /// What one settings file contributed.
@@ -168,9 +170,17 @@ pub fn parse_settings(
             .enable_hooks(&root)
             .or_else(|| walker.switch(&root, "hooksConfig", "enabled"))
             .or_else(|| walker.switch(&root, "hooks", "enabled")),
+        // Gemini CLI's `hooksConfig.enabled` defaults to true (its settings schema);
+        // `tools.enableHooks` is LLxprt's and still counts when set.
+        SettingsFormat::Gemini => walker
+            .enable_hooks(&root)
+            .or_else(|| walker.switch(&root, "hooksConfig", "enabled"))
+            .or_else(|| walker.switch(&root, "hooks", "enabled"))
+            .or(Some(true)),
         // Claude Code runs hooks unless `disableAllHooks` is true.
         SettingsFormat::Claude => Some(root.get("disableAllHooks") != Some(&Value::Bool(true))),
     };
+    walker.misspelt_switches(&root);
     parsed.disabled = ["hooksConfig", "hooks"]
         .iter()
         .flat_map(|parent| walker.names(&root, parent, "disabled"))
@@ -274,6 +284,43 @@ impl Walker<'_> {
         }
     }
 
+    /// Keys next to the switches that are probably typos of them
+    /// (`tools.enabledHooks`): an error, since the switch they meant is not set.
+    fn misspelt_switches(&mut self, root: &Map<String, Value>) {
+        const SWITCHES: [(&str, &[&str]); 3] = [
+            (
+                "tools",
+                &["enableHooks", "requireHookTrust", "stickyHookBlocks"],
+            ),
+            ("hooksConfig", &["enabled", "disabled"]),
+            ("", &["hooks", "hooksConfig", "tools", "disableAllHooks"]),
+        ];
+        for (parent, known) in SWITCHES {
+            let object = if parent.is_empty() {
+                Some(root)
+            } else {
+                root.get(parent).and_then(Value::as_object)
+            };
+            let Some(object) = object else { continue };
+            for key in object.keys() {
+                if known.contains(&key.as_str()) {
+                    continue;
+                }
+                if let Some(meant) = crate::suggest::suggestion(key, known.iter().copied()) {
+                    let at = if parent.is_empty() {
+                        key.clone()
+                    } else {
+                        format!("{parent}.{key}")
+                    };
+                    self.error(
+                        &at,
+                        format!("unknown setting; did you mean {meant:?}? (it is ignored)"),
+                    );
+                }
+            }
+        }
+    }
+
     fn enable_hooks(&mut self, root: &Map<String, Value>) -> Option<bool> {
         match root.get("tools")? {
             Value::Object(tools) => match tools.get("enableHooks")? {
@@ -308,17 +355,43 @@ impl Walker<'_> {
                 continue;
             }
             let at = format!("hooks.{name}");
-            let Some((event, named_dialect)) = dialect::parse_event(name) else {
-                let e = crate::event::UnknownEvent(name.clone());
-                self.error(
-                    &at,
-                    format!("{e}, or a Claude Code name (PreToolUse, PostToolUse, UserPromptSubmit, Stop, PreCompact); its hooks are skipped"),
-                );
-                continue;
+            let (event, named_dialect, other_name) = match dialect::parse_event(name) {
+                Some((event, dialect)) => (event, dialect, None),
+                None if self.source.format != SettingsFormat::Llxprt => {
+                    // Claude Code and Gemini CLI add events; a file written for a newer
+                    // agent must not lose its other hooks, nor fail a fire.
+                    let hint = crate::suggest::suggestion(name, known_event_names())
+                        .map(|s| format!(" (did you mean {s:?}?)"))
+                        .unwrap_or_default();
+                    self.warning(
+                        &at,
+                        format!(
+                            "event {name:?} is not one hookhost knows{hint}; its hooks run with \
+                             generic semantics when it is fired (e.g. by `hookhost hook`)"
+                        ),
+                    );
+                    let dialect = match self.source.format {
+                        SettingsFormat::Claude => Dialect::Claude,
+                        _ => Dialect::Llxprt,
+                    };
+                    (HookEvent::Other, dialect, Some(Arc::from(name.as_str())))
+                }
+                None => {
+                    let e = crate::event::UnknownEvent(name.clone());
+                    self.error(
+                        &at,
+                        format!(
+                            "{e}, or a Claude Code name (PreToolUse, PostToolUse, \
+                             UserPromptSubmit, Stop, SubagentStop, PermissionRequest, …); \
+                             its hooks are skipped"
+                        ),
+                    );
+                    continue;
+                }
             };
             let hook_dialect = match self.source.format {
                 SettingsFormat::Claude => Dialect::Claude,
-                SettingsFormat::Llxprt => named_dialect,
+                SettingsFormat::Llxprt | SettingsFormat::Gemini => named_dialect,
             };
             let Value::Array(groups) = groups else {
                 self.error(
@@ -328,12 +401,16 @@ impl Walker<'_> {
                 continue;
             };
             for (g, group) in groups.iter().enumerate() {
+                let first = entries.len();
                 self.group(
                     (event, hook_dialect),
                     &format!("{at}[{g}]"),
                     group,
                     &mut entries,
                 );
+                for entry in &mut entries[first..] {
+                    entry.other_name.clone_from(&other_name);
+                }
             }
         }
         entries
@@ -400,13 +477,26 @@ impl Walker<'_> {
                 return;
             }
         };
-        let matcher = if event.has_tool_name() {
+        // Claude Code: a plain name (or `A|B` list) is exact, anything else a regex.
+        let claude_matcher = dialect == Dialect::Claude
+            && event.matcher_field().is_some()
+            && !(event == HookEvent::AfterAgent);
+        // LLxprt/Gemini Notification has no matcher (seeds/001); Claude's filters on
+        // `notification_type`.
+        let llxprt_notification = dialect != Dialect::Claude && event == HookEvent::Notification;
+        let matcher = if claude_matcher {
+            let (matcher, warning) = Matcher::claude(matcher_raw);
+            if let Some(warning) = warning {
+                self.warning(&format!("{at}.matcher"), warning);
+            }
+            matcher
+        } else if event.has_tool_name() || event == HookEvent::Other {
             let (matcher, warning) = Matcher::compile(matcher_raw);
             if let Some(warning) = warning {
                 self.warning(&format!("{at}.matcher"), warning);
             }
             matcher
-        } else if event.matcher_field().is_some() {
+        } else if event.matcher_field().is_some() && !llxprt_notification {
             Matcher::exact(matcher_raw)
         } else {
             if !Matcher::exact(matcher_raw).is_all() {
@@ -428,6 +518,7 @@ impl Walker<'_> {
                     spec,
                     source: Arc::clone(self.source),
                     location,
+                    other_name: None,
                 });
             }
         }
@@ -473,9 +564,13 @@ impl Walker<'_> {
         };
         for key in hook.keys() {
             if !COMMON_KEYS.contains(&key.as_str()) && !specific.contains(&key.as_str()) {
+                let known = COMMON_KEYS.iter().chain(specific).copied();
+                let hint = crate::suggest::suggestion(key, known)
+                    .map(|s| format!(" (did you mean {s:?}?)"))
+                    .unwrap_or_default();
                 self.warning(
                     &format!("{at}.{key}"),
-                    format!("unknown key for a {type_name} hook, ignored"),
+                    format!("unknown key for a {type_name} hook, ignored{hint}"),
                 );
             }
         }
@@ -672,7 +767,19 @@ impl Walker<'_> {
         match hook.get(key) {
             None | Some(Value::Null) => Ok(None),
             Some(v) => match (positive_integer(v), self.source.format) {
-                (Some(ms), SettingsFormat::Llxprt) => {
+                (Some(ms), SettingsFormat::Llxprt | SettingsFormat::Gemini) => {
+                    if ms < 100 {
+                        // Claude Code's timeouts are seconds: `"timeout": 10` copied
+                        // here is 10 ms, and the hook times out and fails open.
+                        self.warning(
+                            &format!("{at}.{key}"),
+                            format!(
+                                "{ms} ms is too short for a hook to start; timeouts here are \
+                                 milliseconds (Claude Code's are seconds): did you mean {}?",
+                                ms * 1000
+                            ),
+                        );
+                    }
                     Ok(Some(self.clamp_timeout(at, key, Duration::from_millis(ms))))
                 }
                 (Some(s), SettingsFormat::Claude) => {
@@ -680,7 +787,7 @@ impl Walker<'_> {
                 }
                 (None, format) => {
                     let unit = match format {
-                        SettingsFormat::Llxprt => "milliseconds",
+                        SettingsFormat::Llxprt | SettingsFormat::Gemini => "milliseconds",
                         SettingsFormat::Claude => "seconds",
                     };
                     self.error(
@@ -905,6 +1012,14 @@ fn parse_sha256(s: &str) -> Option<[u8; 32]> {
     let mut digest = [0u8; 32];
     hex::decode_to_slice(s.trim(), &mut digest).ok()?;
     Some(digest)
+}
+
+/// Every event name hookhost knows, for "did you mean".
+fn known_event_names() -> impl Iterator<Item = &'static str> {
+    HookEvent::ALL
+        .iter()
+        .map(|e| e.as_str())
+        .chain(dialect::CLAUDE_EVENTS.iter().map(|(n, _)| *n))
 }
 
 fn kind_of(v: &Value) -> &'static str {

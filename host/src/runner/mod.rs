@@ -121,6 +121,8 @@ pub struct Hook {
     pub source: Arc<SettingsSource>,
     /// Where in the file.
     pub location: String,
+    /// For [`HookEvent::Other`]: the event name it is registered under.
+    pub other_name: Option<Arc<str>>,
     /// What runs.
     pub runner: Runner,
 }
