@@ -67,6 +67,11 @@ pub fn merge(event: HookEvent, outputs: &[&HookOutput]) -> HookOutput {
         // Also for a single hook: the list is sorted and NONE empties it.
         merge_tool_config(outputs, &mut merged);
     }
+    // `approve` is the deprecated spelling of `allow`; the merged answer speaks the
+    // current one, as the reference aggregator does.
+    if merged.decision == Some(Decision::Approve) {
+        merged.decision = Some(Decision::Allow);
+    }
     merged
 }
 
@@ -258,6 +263,19 @@ mod tests {
 
     fn out(v: Value) -> HookOutput {
         HookOutput::from_json_object(v.as_object().cloned().unwrap()).0
+    }
+
+    #[test]
+    fn approve_becomes_allow_in_the_merged_answer() {
+        let approve = HookOutput {
+            decision: Some(Decision::Approve),
+            ..HookOutput::default()
+        };
+        assert_eq!(merge(HookEvent::BeforeTool, &[&approve]).decision, Some(Decision::Allow));
+        assert_eq!(
+            merge(HookEvent::BeforeTool, &[&approve, &approve]).decision,
+            Some(Decision::Allow)
+        );
     }
 
     #[test]

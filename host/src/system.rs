@@ -145,8 +145,9 @@ impl HookSystemBuilder {
         let enabled = self.enable_hooks.unwrap_or(settings.enabled);
         let mut diagnostics = settings.diagnostics;
         if !enabled {
-            diagnostics.extend(settings.switched_off);
+            diagnostics.extend(settings.switched_off.iter().cloned());
         }
+        missing_programs(&settings.entries, &project_dir, &mut diagnostics);
         let required = self.require_trust.unwrap_or(settings.require_trust);
         let mut gate = TrustGate::new(required, &project_dir, &mut diagnostics);
         // The gate runs before anything is loaded: an unapproved plugin is never
@@ -199,14 +200,25 @@ impl HookSystemBuilder {
             .map(|(name, list)| (name, EventHooks::new(list)))
             .collect();
         let watched = watched_paths(&self.settings, &project_dir, &settings.sources);
+        let session_id = self.session_id.unwrap_or_else(generate_session_id);
+        let mut ctx = RunContext::new(project_dir, self.output_cap);
+        let env_file = crate::env_file::for_session(&events, &session_id, &mut diagnostics);
+        if let Some(path) = &env_file {
+            ctx.command_env.push((
+                crate::env_file::CLAUDE_ENV_FILE.to_owned(),
+                path.to_string_lossy().into_owned(),
+            ));
+        }
         HookSystem {
             enabled,
             enabled_in_settings: settings.enabled,
             sticky_blocks: self.sticky_blocks.unwrap_or(settings.sticky_blocks),
             events,
             others,
-            ctx: Arc::new(RunContext::new(project_dir, self.output_cap)),
-            session_id: self.session_id.unwrap_or_else(generate_session_id),
+            ctx: Arc::new(ctx),
+            session_id,
+            env_file,
+            switched_off: settings.switched_off,
             transcript_path: self.transcript_path,
             diagnostics,
             sources: settings.sources,
@@ -224,6 +236,10 @@ pub struct HookSystem {
     enabled_in_settings: bool,
     sticky_blocks: bool,
     events: [EventHooks<Hook>; EVENT_COUNT],
+    /// The `CLAUDE_ENV_FILE` hookhost made for this session, if any.
+    env_file: Option<PathBuf>,
+    /// What the settings' switch leaves unrun (see [`HookSystem::switched_off`]).
+    switched_off: Vec<Diagnostic>,
     /// Hooks of events hookhost does not know ([`HookEvent::Other`]), by name.
     others: Vec<(Arc<str>, EventHooks<Hook>)>,
     ctx: Arc<RunContext>,
@@ -284,6 +300,20 @@ impl HookSystem {
     /// `hookhost trust` approves them.
     pub fn untrusted(&self) -> &[(TrustKey, String)] {
         &self.untrusted
+    }
+
+    /// When the settings switch hooks off: an error per file whose declared hooks
+    /// will not run, with the fix (also among the diagnostics unless the builder
+    /// turned hooks on).
+    pub fn switched_off(&self) -> &[Diagnostic] {
+        &self.switched_off
+    }
+
+    /// The `CLAUDE_ENV_FILE` hookhost created for this session (when the caller's
+    /// environment has none and Claude Code SessionStart or Setup hooks are
+    /// configured): the `export` lines those hooks wrote.
+    pub fn env_file(&self) -> Option<&Path> {
+        self.env_file.as_deref()
     }
 
     /// The project dir.
@@ -508,6 +538,26 @@ impl HookSystem {
         add("timestamp", &|| {
             Value::from(humantime::format_rfc3339_millis(SystemTime::now()).to_string())
         });
+    }
+}
+
+/// Command hooks whose program does not exist fail open on every fire: an error
+/// once per hook at load, naming the program and the fix.
+fn missing_programs(
+    entries: &[crate::config::HookEntry],
+    project_dir: &Path,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    for entry in entries {
+        if let HookKind::Command { command } = &entry.spec.kind
+            && let Some(program) = crate::config::missing_program(command, project_dir)
+        {
+            diagnostics.push(Diagnostic::error(format!(
+                "{}: {}: program {program:?} not found (not an executable file, nor on PATH); \
+                 the hook fails open on every fire — install it, or give its full path",
+                entry.source, entry.location
+            )));
+        }
     }
 }
 

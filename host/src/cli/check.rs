@@ -40,18 +40,31 @@ fn report(system: &HookSystem, enabled: bool) -> ExitCode {
         "hooks are {} (tools.enableHooks)",
         if enabled { "enabled" } else { "disabled" }
     );
+    if !enabled {
+        // Declared hooks that will not run: the most dangerous silent state.
+        for d in system.switched_off() {
+            errors += 1;
+            eprintln!("{d}");
+        }
+    }
     if system.sources().is_empty() {
         say!(out, "no settings files found");
     }
     for source in system.sources() {
         say!(out, "read {}", source.label);
     }
-    for event in HookEvent::ALL {
-        let hooks: Vec<_> = system.hooks(event).collect();
+    let known = HookEvent::EVERY
+        .into_iter()
+        .filter(|e| *e != HookEvent::Other)
+        .map(|e| (e.to_string(), e, system.hooks(e).collect::<Vec<_>>()));
+    let others = system
+        .other_hooks()
+        .map(|(name, hooks)| (name.to_owned(), HookEvent::Other, hooks.collect::<Vec<_>>()));
+    for (name, event, hooks) in known.chain(others) {
         if hooks.is_empty() {
             continue;
         }
-        say!(out, "\n{event}:");
+        say!(out, "\n{name}:");
         let mut seen = HashMap::new();
         let mut n = 0;
         for hook in hooks {
@@ -103,7 +116,16 @@ fn report(system: &HookSystem, enabled: bool) -> ExitCode {
                 say!(out, "        {description}");
             }
             match (&hook.spec.kind, &hook.runner) {
-                (HookKind::Command { command }, _) => say!(out, "        command: {command}"),
+                (HookKind::Command { command }, _) => {
+                    say!(out, "        command: {command}");
+                    if hookhost::config::is_hookhost_itself(command) {
+                        say!(
+                            out,
+                            "        note: this is hookhost itself (`hookhost hook`, for the agent); \
+                             run by hookhost it answers {{}} at once"
+                        );
+                    }
+                }
                 (HookKind::Plugin(p), runner) => {
                     say!(
                         out,

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use hookhost::dialect::Dialect;
-use hookhost::{AggregatedHookResult, HookEvent, HookSystemBuilder};
+use hookhost::{AggregatedHookResult, HookEvent, HookSystem};
 use serde_json::{Map, Value};
 
 use super::SettingsArgs;
@@ -60,8 +60,10 @@ fn fire(
     explain: bool,
     notes: Vec<String>,
 ) -> anyhow::Result<bool> {
-    let mut result = fire_once(settings.builder(), event, input)?;
+    let system = settings.builder().build();
+    let mut result = fire_built(&system, event, input)?;
     result.warnings.splice(0..0, notes);
+    report_env_file(&system);
     if explain {
         super::explain::print(&result);
     }
@@ -72,13 +74,28 @@ fn fire(
     Ok(result.is_blocked())
 }
 
-/// Builds the hook system, reports load errors (stderr and `errors`), fires once.
-pub fn fire_once(
-    builder: HookSystemBuilder,
+/// What SessionStart hooks wrote to the `CLAUDE_ENV_FILE` hookhost made, on stderr:
+/// outside Claude Code nobody else would read it.
+fn report_env_file(system: &HookSystem) {
+    let Some(path) = system.env_file() else {
+        return;
+    };
+    match std::fs::read_to_string(path) {
+        Ok(text) if !text.trim().is_empty() => eprintln!(
+            "hookhost: hooks wrote to CLAUDE_ENV_FILE {}:\n{}",
+            path.display(),
+            text.trim_end()
+        ),
+        _ => {}
+    }
+}
+
+/// Reports load errors (stderr and `errors`) and fires once.
+fn fire_built(
+    system: &HookSystem,
     event: HookEvent,
     input: Map<String, Value>,
 ) -> anyhow::Result<AggregatedHookResult> {
-    let system = builder.build();
     for diagnostic in system.diagnostics() {
         eprintln!("hookhost: {diagnostic}");
     }

@@ -49,6 +49,13 @@ pub fn run(dir: &Path, settings: &SettingsArgs) -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    // A hook that could not load is a policy that never ran: every case says so.
+    let load_errors: Vec<String> = system
+        .diagnostics()
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.message.clone())
+        .collect();
     let mut failed = 0;
     for path in &cases {
         let name = path
@@ -56,7 +63,11 @@ pub fn run(dir: &Path, settings: &SettingsArgs) -> ExitCode {
             .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
         let verdict = case(path).and_then(|(event, dialect, mut input, expect)| {
             dialect.canonicalize_input(event, &mut input);
-            let result = runtime.block_on(system.fire(event, input));
+            let mut result = runtime.block_on(system.fire(event, input));
+            result.errors.splice(0..0, load_errors.iter().cloned());
+            for warning in &result.warnings {
+                println!("WARN {name}: {warning}");
+            }
             check(&expect, &result)
         });
         match verdict {
@@ -150,6 +161,11 @@ fn check(
             }
             other => problems.push(format!("unknown expectation {other:?}")),
         }
+    }
+    // A decision reached while a hook failed (fail-open) or did not load is not the
+    // policy's: the case fails unless it expects the failure (`"success": false`).
+    if !result.errors.is_empty() && expect.get("success") != Some(&Value::Bool(false)) {
+        problems.push(format!("a hook failed or did not load: {}", result.errors.join("; ")));
     }
     if problems.is_empty() {
         Ok(())

@@ -48,3 +48,52 @@ fn content_format(source: &SettingsSource) -> Option<SettingsFormat> {
         _ => None,
     }
 }
+
+/// Shell builtins and keywords a command may start with: never a missing program.
+const SHELL_WORDS: [&str; 36] = [
+    "cd", "export", "if", "[", "[[", "test", "echo", "exec", "source", ".", "true", "false",
+    "printf", "read", "set", "unset", ":", "{", "(", "for", "while", "until", "case", "exit",
+    "return", "eval", "command", "type", "trap", "wait", "shift", "local", "umask", "ulimit",
+    "!", "time",
+];
+
+/// The program a command hook starts, when it does not exist: a path that is not
+/// an executable file, or a name found nowhere on `PATH`. Commands whose first word
+/// is a variable, an assignment or a shell word are not judged.
+pub fn missing_program(command: &str, project_dir: &std::path::Path) -> Option<String> {
+    let words = shlex::split(command)?;
+    let first = words.first()?;
+    if first.contains('$')
+        || first.contains('=')
+        || first.contains('`')
+        || first.starts_with('~')
+        || SHELL_WORDS.contains(&first.as_str())
+    {
+        return None;
+    }
+    let runnable = |p: &std::path::Path| {
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    if first.contains('/') {
+        let path = project_dir.join(first);
+        return (!runnable(&path)).then(|| first.clone());
+    }
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let found = std::env::split_paths(&path).any(|dir| runnable(&dir.join(first)));
+    (!found).then(|| first.clone())
+}
+
+/// Whether a command runs `hookhost hook` (hookhost registered in an agent's
+/// settings that hookhost itself reads).
+pub fn is_hookhost_itself(command: &str) -> bool {
+    let Some(words) = shlex::split(command) else {
+        return false;
+    };
+    words.windows(2).any(|w| {
+        std::path::Path::new(&w[0])
+            .file_name()
+            .is_some_and(|n| n == "hookhost")
+            && w[1] == "hook"
+    })
+}

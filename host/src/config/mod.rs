@@ -19,6 +19,7 @@ mod validate;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+pub use detect::{is_hookhost_itself, missing_program};
 pub use diagnostic::{Diagnostic, Severity};
 pub use discover::{
     Compat, DEFAULT_SYSTEM_SETTINGS, EXTENSION_MANIFESTS, SYSTEM_SETTINGS_ENV, discover,

@@ -771,7 +771,7 @@ impl Walker<'_> {
                     if ms < 100 {
                         // Claude Code's timeouts are seconds: `"timeout": 10` copied
                         // here is 10 ms, and the hook times out and fails open.
-                        self.warning(
+                        self.error(
                             &format!("{at}.{key}"),
                             format!(
                                 "{ms} ms is too short for a hook to start; timeouts here are \

@@ -102,6 +102,7 @@ async fn spawn_and_wait(
                 .iter()
                 .map(|name| (name, ctx.project_dir.as_os_str())),
         )
+        .envs(ctx.command_env.iter().map(|(k, v)| (k, v)))
         .env(NESTED_ENV, std::process::id().to_string())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -144,7 +144,7 @@ pub fn interpret(hook: &Hook, raw: RawOutcome) -> HookExecutionResult {
         }
         Status::Exited(0) => {
             result.exit_code = Some(0);
-            result.output = parse_stdout(&result.stdout, &who, &mut result.warnings);
+            result.output = parse_stdout(hook, &result.stdout, &who, &mut result.warnings);
             if let Some(output) = &mut result.output {
                 hook.dialect.normalize_output(output);
             }
@@ -153,8 +153,9 @@ pub fn interpret(hook: &Hook, raw: RawOutcome) -> HookExecutionResult {
             result.exit_code = Some(2);
             result.success = false;
             // Plain text on stdout is not an answer here: the reason comes from stderr.
-            let mut output =
-                parse_json_object(&result.stdout, &who, &mut result.warnings).unwrap_or_default();
+            let mut output = parse_json_object(&result.stdout, &who, &mut result.warnings)
+                .or_else(|| plugin_answer_after_text(hook, &result.stdout, &who, &mut result.warnings))
+                .unwrap_or_default();
             if !output.is_block() {
                 output.decision = Some(Decision::Block);
             }
@@ -189,7 +190,7 @@ fn fail(result: &mut HookExecutionResult, hook: &Hook, cause: String) {
     let detail = if stderr.is_empty() {
         String::new()
     } else {
-        format!(": {}", first_line(stderr))
+        format!(": {}", cause_line(stderr))
     };
     result.success = false;
     result.error = Some(match hook.spec.failure_policy {
@@ -211,16 +212,72 @@ fn first_line(text: &str) -> &str {
     }
 }
 
+/// The line of a failed hook's stderr that says why: a Rust panic's message (the
+/// line after `panicked at …`), a Python traceback's last line, else the first line.
+fn cause_line(stderr: &str) -> String {
+    let lines: Vec<&str> = stderr.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    if let Some(i) = lines.iter().position(|l| l.contains("panicked at")) {
+        let at = first_line(lines[i]);
+        return match lines.get(i + 1) {
+            Some(message) if at.ends_with(':') => {
+                format!("{at} {}", first_line(message))
+            }
+            _ => at.to_owned(),
+        };
+    }
+    if lines.first().is_some_and(|l| l.starts_with("Traceback (most recent call last)")) {
+        return first_line(lines.last().copied().unwrap_or_default()).to_owned();
+    }
+    first_line(stderr.trim()).to_owned()
+}
+
 /// Exit-0 stdout: a JSON object (or a JSON string holding one) is an answer, other
-/// text a system message, nothing no answer.
-fn parse_stdout(stdout: &str, who: &str, warnings: &mut Vec<String>) -> Option<HookOutput> {
+/// text a system message (Claude Code hooks on SessionStart / UserPromptSubmit:
+/// context for the model), nothing no answer.
+fn parse_stdout(
+    hook: &Hook,
+    stdout: &str,
+    who: &str,
+    warnings: &mut Vec<String>,
+) -> Option<HookOutput> {
     let text = stdout.trim();
     if text.is_empty() {
         return None;
     }
     parse_json_object(text, who, warnings)
         .or_else(|| parse_double_encoded(text, who, warnings))
-        .or_else(|| Some(HookOutput::from_plain_text(text)))
+        .or_else(|| plugin_answer_after_text(hook, text, who, warnings))
+        .or_else(|| {
+            if hook.spec.type_name() == "plugin" {
+                warnings.push(format!(
+                    "{who}: stdout is not a JSON answer (print() debugging?); it becomes \
+                     a message to the user: {}",
+                    first_line(text)
+                ));
+            }
+            Some(hook.dialect.plain_text_output(hook.event, text))
+        })
+}
+
+/// A plugin whose stdout is text followed by a JSON object on its last line (debug
+/// prints before the SDK's answer): the answer counts, with a warning, so that a
+/// block keeps the policy's own words.
+fn plugin_answer_after_text(
+    hook: &Hook,
+    stdout: &str,
+    who: &str,
+    warnings: &mut Vec<String>,
+) -> Option<HookOutput> {
+    if hook.spec.type_name() != "plugin" {
+        return None;
+    }
+    let (before, last) = stdout.trim().rsplit_once('\n')?;
+    let output = parse_json_object(last, who, warnings)?;
+    warnings.push(format!(
+        "{who}: stdout has text before its JSON answer (print() debugging?), ignored: {}",
+        first_line(before.trim())
+    ));
+    Some(output)
 }
 
 /// Stdout that is a JSON string whose content is a JSON object: a hook that encoded

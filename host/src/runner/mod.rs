@@ -77,6 +77,8 @@ pub struct RunContext {
     pub project_env: Vec<(String, String)>,
     /// The cap on each of stdout and stderr.
     pub output_cap: usize,
+    /// More variables for command hooks only (`CLAUDE_ENV_FILE`).
+    pub command_env: Vec<(String, String)>,
 }
 
 impl RunContext {
@@ -90,6 +92,7 @@ impl RunContext {
                 .collect(),
             project_dir,
             output_cap,
+            command_env: Vec::new(),
         }
     }
 }
