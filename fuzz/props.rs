@@ -60,6 +60,7 @@ fn command_hook(event: HookEvent, dialect: Dialect, policy: FailurePolicy) -> Ho
         },
         matcher: Matcher::All,
         source,
+        other_name: None,
         location: "hooks.BeforeTool[0].hooks[0]".to_owned(),
         runner: Runner::Command("fuzz.sh".to_owned()),
     }

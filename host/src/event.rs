@@ -158,7 +158,8 @@ impl HookEvent {
             | HookEvent::AfterTool
             | HookEvent::PermissionRequest
             | HookEvent::PermissionDenied
-            | HookEvent::PostToolUseFailure => Some("tool_name"),
+            | HookEvent::PostToolUseFailure
+            | HookEvent::Other => Some("tool_name"),
             HookEvent::SessionStart => Some("source"),
             HookEvent::SessionEnd => Some("reason"),
             HookEvent::PreCompress | HookEvent::Setup | HookEvent::PostCompact => Some("trigger"),

@@ -552,7 +552,7 @@ fn missing_programs(
         if let HookKind::Command { command } = &entry.spec.kind
             && let Some(program) = crate::config::missing_program(command, project_dir)
         {
-            diagnostics.push(Diagnostic::error(format!(
+            diagnostics.push(Diagnostic::unenforced(format!(
                 "{}: {}: program {program:?} not found (not an executable file, nor on PATH); \
                  the hook fails open on every fire — install it, or give its full path",
                 entry.source, entry.location

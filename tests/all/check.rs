@@ -329,6 +329,8 @@ fn check_lists_hooks_in_execution_order_with_their_settings() {
         ]},
         group(vec![cmd("hooks/b.sh")])
     ]}));
+    p.executable("hooks/a.sh", "#!/bin/sh\n");
+    p.executable("hooks/b.sh", "#!/bin/sh\n");
     let check = p.check(&[]);
     assert_eq!(check.code, 0, "{check:#?}");
     let listing = check.stdout_text();

@@ -298,8 +298,9 @@ fn hook_cmd(p: &Project, stdin: Value, env: &[(&str, &str)]) -> Run {
     run(command, &serde_json::to_vec(&stdin).unwrap())
 }
 
-/// `hookhost hook` driven the way Claude Code drives a hook: Claude's stdin,
-/// exit 2 + stderr to block, JSON on stdout otherwise.
+/// `hookhost hook` driven the way Claude Code drives a hook: Claude's stdin, and
+/// Claude's JSON on exit 0 — a block is `permissionDecision: "deny"` with its
+/// reason, nothing on stderr.
 #[test]
 fn hookhost_hook_answers_claude_code_like_a_claude_hook() {
     let p = Project::new();
@@ -312,8 +313,12 @@ fn hookhost_hook_answers_claude_code_like_a_claude_hook() {
         "tool_input": {"file_path": path, "content": "x"}})
     };
     let blocked = hook_cmd(&p, claude_stdin("/etc/passwd"), &[]);
-    assert_eq!(blocked.code, 2);
-    assert_eq!(blocked.stderr.trim(), "no /etc/passwd");
+    assert_eq!(
+        crate::common::claude_deny_reason(&blocked).as_deref(),
+        Some("no /etc/passwd"),
+        "{blocked:?}"
+    );
+    assert_eq!(blocked.stderr, "");
     let allowed = hook_cmd(&p, claude_stdin("a.txt"), &[]);
     assert_eq!(allowed.code, 0, "{}", allowed.stderr);
     let answer: Value = serde_json::from_slice(&allowed.stdout).unwrap();

@@ -297,6 +297,22 @@ impl Run {
 
 /// Runs `command` with `stdin`, reading its output concurrently; kills it and panics
 /// past [`RUN_LIMIT`].
+/// The reason of a deny in Claude Code's JSON form (`hookhost hook` on a
+/// PreToolUse): exit 0 with `permissionDecision: "deny"`; `None` for anything else.
+pub fn claude_deny_reason(run: &Run) -> Option<String> {
+    if run.code != 0 {
+        return None;
+    }
+    let answer: Value = serde_json::from_slice(&run.stdout).ok()?;
+    let specific = &answer["hookSpecificOutput"];
+    (specific["permissionDecision"] == "deny").then(|| {
+        specific["permissionDecisionReason"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
+    })
+}
+
 pub fn run(command: Command, stdin: &[u8]) -> Run {
     run_within(command, stdin, RUN_LIMIT)
 }

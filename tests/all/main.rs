@@ -16,6 +16,7 @@ mod claude;
 mod cli;
 mod environment;
 mod exit_codes;
+mod fidelity;
 mod fuzz_corpus;
 mod gemini;
 mod languages;

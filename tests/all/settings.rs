@@ -337,7 +337,13 @@ fn an_extension_cannot_switch_hooks_on() {
         "an extension manifest enabled the hook system"
     );
     let check = p.check(&[]);
-    assert_eq!(check.code, 0, "{check:#?}");
+    // Declared hooks that do not run fail `check`, with the fix.
+    assert_eq!(check.code, 1, "{check:#?}");
+    assert!(
+        check.stderr.contains("NONE of them runs") && check.stderr.contains("project or user settings"),
+        "{}",
+        check.stderr
+    );
     assert!(
         check.stdout_text().contains("hooks are disabled"),
         "{}",

@@ -30,7 +30,7 @@ fn report(system: &HookSystem, enabled: bool) -> ExitCode {
     let mut out = String::new();
     let mut errors = 0;
     for d in system.diagnostics() {
-        if d.severity == Severity::Error {
+        if d.severity == Severity::Error || d.unenforced {
             errors += 1;
         }
         eprintln!("{d}");

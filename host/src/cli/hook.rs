@@ -105,7 +105,7 @@ fn fire(
     let system = settings.builder_in(project_dir).build();
     let mut load_errors = Vec::new();
     for d in system.diagnostics() {
-        if d.is_error() {
+        if d.is_error() || d.unenforced {
             tracing::warn!("{d}");
             load_errors.push(d.message.clone());
         } else {

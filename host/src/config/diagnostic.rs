@@ -18,6 +18,10 @@ pub enum Severity {
 pub struct Diagnostic {
     /// How bad it is.
     pub severity: Severity,
+    /// Hooks are declared that will not run (switched off, a program that does not
+    /// exist, a timeout too short to start): a warning for a fire, which still
+    /// runs the rest, but `hookhost check` fails on it and `hookhost hook` shows it.
+    pub unenforced: bool,
     /// The complete message, e.g.
     /// `project settings .llxprt/settings.json: hooks.BeforeTool[0].hooks[1].timeout: expected a number of milliseconds, got "5s"`.
     pub message: String,
@@ -28,6 +32,7 @@ impl Diagnostic {
     pub fn error(message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             severity: Severity::Error,
+            unenforced: false,
             message: message.into(),
         }
     }
@@ -36,7 +41,16 @@ impl Diagnostic {
     pub fn warning(message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             severity: Severity::Warning,
+            unenforced: false,
             message: message.into(),
+        }
+    }
+
+    /// A warning that declared hooks will not run (see [`Diagnostic::unenforced`]).
+    pub fn unenforced(message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            unenforced: true,
+            ..Diagnostic::warning(message)
         }
     }
 

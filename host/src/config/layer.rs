@@ -137,12 +137,17 @@ fn switched_off(files: &[FileSwitches], entries: &[HookEntry]) -> Vec<Diagnostic
         };
         let fix = match by {
             Some(off) => format!("remove the switch from {}", off.source.path.display()),
+            None if matches!(file.source.kind, SourceKind::Extension(_)) => {
+                "add \"tools\": {\"enableHooks\": true} to your project or user settings \
+                 (an extension cannot turn hooks on)"
+                    .to_owned()
+            }
             None => format!(
                 "add \"tools\": {{\"enableHooks\": true}} to {}",
                 file.source.path.display()
             ),
         };
-        notes.push(Diagnostic::error(format!(
+        notes.push(Diagnostic::unenforced(format!(
             "{}: {count} hook(s) declared, but NONE of them runs: {why}; to run them, {fix}",
             file.source
         )));

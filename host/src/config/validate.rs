@@ -225,6 +225,12 @@ impl Walker<'_> {
             .push(Diagnostic::error(format!("{source}: {at}: {problem}")));
     }
 
+    fn unenforced(&mut self, at: &str, problem: impl std::fmt::Display) {
+        let source = self.source;
+        self.diagnostics
+            .push(Diagnostic::unenforced(format!("{source}: {at}: {problem}")));
+    }
+
     fn warning(&mut self, at: &str, problem: impl std::fmt::Display) {
         let source = self.source;
         self.diagnostics
@@ -771,7 +777,7 @@ impl Walker<'_> {
                     if ms < 100 {
                         // Claude Code's timeouts are seconds: `"timeout": 10` copied
                         // here is 10 ms, and the hook times out and fails open.
-                        self.error(
+                        self.unenforced(
                             &format!("{at}.{key}"),
                             format!(
                                 "{ms} ms is too short for a hook to start; timeouts here are \
