@@ -271,7 +271,10 @@ mod tests {
             decision: Some(Decision::Approve),
             ..HookOutput::default()
         };
-        assert_eq!(merge(HookEvent::BeforeTool, &[&approve]).decision, Some(Decision::Allow));
+        assert_eq!(
+            merge(HookEvent::BeforeTool, &[&approve]).decision,
+            Some(Decision::Allow)
+        );
         assert_eq!(
             merge(HookEvent::BeforeTool, &[&approve, &approve]).decision,
             Some(Decision::Allow)

@@ -40,7 +40,13 @@ pub(crate) fn for_session(
         .create(&dir);
     let safe: String = session_id
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
     let path = dir.join(format!("{safe}.sh"));
     let opened = created.and_then(|()| {
@@ -67,4 +73,3 @@ fn state_dir() -> Option<PathBuf> {
         .or_else(dirs::cache_dir)
         .map(|d| d.join("hookhost"))
 }
-

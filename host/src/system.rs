@@ -367,7 +367,11 @@ impl HookSystem {
     /// fires that event; any other name runs the hooks registered under exactly
     /// that name in a Claude Code or Gemini CLI file, with generic semantics
     /// (OR-merged answers). Unknown names without hooks answer nothing.
-    pub async fn fire_named(&self, name: &str, mut input: Map<String, Value>) -> AggregatedHookResult {
+    pub async fn fire_named(
+        &self,
+        name: &str,
+        mut input: Map<String, Value>,
+    ) -> AggregatedHookResult {
         if let Some((event, dialect)) = crate::dialect::parse_event(name) {
             dialect.canonicalize_input(event, &mut input);
             return self.fire(event, input).await;

@@ -64,7 +64,9 @@ fn hook(p: &Project, input: &Value, flags: &[&str], env: &[(&str, &str)]) -> Run
 /// The script run by hand, as Claude Code would run it.
 fn direct(p: &Project, name: &str, input: &Value) -> Run {
     let mut command = Command::new(p.path(&format!(".claude/hooks/{name}")));
-    command.current_dir(p.dir()).env("CLAUDE_PROJECT_DIR", p.dir());
+    command
+        .current_dir(p.dir())
+        .env("CLAUDE_PROJECT_DIR", p.dir());
     run(command, input.to_string().as_bytes())
 }
 
@@ -88,15 +90,42 @@ fn corpus_guards_decide_the_same_directly_through_fire_and_through_hook() {
         return;
     }
     let cases: [(&str, &str, Value, Option<&str>); 6] = [
-        ("block-rm-rf.sh", "Bash", json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf /"}}),
-            Some("Blocked: rm -rf is not allowed here")),
-        ("block-rm-rf.sh", "Bash", json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}), None),
-        ("protect-env.py", "Write|Edit|Read", json!({"tool_name": "Read", "tool_input": {"file_path": "/p/.env"}}),
-            Some("Refusing to touch secrets file /p/.env")),
-        ("protect-env.py", "Write|Edit|Read", json!({"tool_name": "Edit", "tool_input": {"file_path": "src/a.rs"}}), None),
-        ("bash-guard.js", "Bash", json!({"tool_name": "Bash", "tool_input": {"command": "git push origin --force"}}),
-            Some("force-push is forbidden (rule X)")),
-        ("bash-guard.js", "Bash", json!({"tool_name": "Bash", "tool_input": {"command": "git push"}}), None),
+        (
+            "block-rm-rf.sh",
+            "Bash",
+            json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf /"}}),
+            Some("Blocked: rm -rf is not allowed here"),
+        ),
+        (
+            "block-rm-rf.sh",
+            "Bash",
+            json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}),
+            None,
+        ),
+        (
+            "protect-env.py",
+            "Write|Edit|Read",
+            json!({"tool_name": "Read", "tool_input": {"file_path": "/p/.env"}}),
+            Some("Refusing to touch secrets file /p/.env"),
+        ),
+        (
+            "protect-env.py",
+            "Write|Edit|Read",
+            json!({"tool_name": "Edit", "tool_input": {"file_path": "src/a.rs"}}),
+            None,
+        ),
+        (
+            "bash-guard.js",
+            "Bash",
+            json!({"tool_name": "Bash", "tool_input": {"command": "git push origin --force"}}),
+            Some("force-push is forbidden (rule X)"),
+        ),
+        (
+            "bash-guard.js",
+            "Bash",
+            json!({"tool_name": "Bash", "tool_input": {"command": "git push"}}),
+            None,
+        ),
     ];
     for (script, matcher, fields, want) in cases {
         let p = Project::new();
@@ -104,9 +133,17 @@ fn corpus_guards_decide_the_same_directly_through_fire_and_through_hook() {
         claude_settings(&p, json!({"PreToolUse": claude_group(matcher, &command)}));
         let input = claude_input(&p, "PreToolUse", fields.clone());
         let by_hand = direct(&p, script, &input);
-        assert_eq!(direct_deny_reason(&by_hand).as_deref(), want, "{script} by hand");
+        assert_eq!(
+            direct_deny_reason(&by_hand).as_deref(),
+            want,
+            "{script} by hand"
+        );
         let fired = p.fire_flags("PreToolUse", fields.clone(), &["--claude-settings"]);
-        assert_eq!(fired.code, if want.is_some() { 2 } else { 0 }, "{script}: {fired:#?}");
+        assert_eq!(
+            fired.code,
+            if want.is_some() { 2 } else { 0 },
+            "{script}: {fired:#?}"
+        );
         assert_eq!(
             fired.final_output()["reason"].as_str(),
             want,
@@ -114,8 +151,15 @@ fn corpus_guards_decide_the_same_directly_through_fire_and_through_hook() {
         );
         let hooked = hook(&p, &input, &[], &[]);
         assert_eq!(hooked.code, 0, "{script}: {hooked:?}");
-        assert_eq!(claude_deny_reason(&hooked).as_deref(), want, "{script} through hook");
-        assert_eq!(hooked.stderr, "", "{script}: nothing on stderr in hook mode");
+        assert_eq!(
+            claude_deny_reason(&hooked).as_deref(),
+            want,
+            "{script} through hook"
+        );
+        assert_eq!(
+            hooked.stderr, "",
+            "{script}: nothing on stderr in hook mode"
+        );
         if script == "bash-guard.js" && want.is_some() {
             // Seen 2: the deny's systemMessage is not lost on a block.
             assert_eq!(answer(&hooked)["systemMessage"], "rule X matched");
@@ -128,7 +172,10 @@ fn corpus_guards_decide_the_same_directly_through_fire_and_through_hook() {
 fn a_stop_hook_that_loops_keeps_reason_and_message_and_stops_looping() {
     let p = Project::new();
     let command = install(&p, "stop-loop.sh");
-    claude_settings(&p, json!({"Stop": [{"hooks": [{"type": "command", "command": command}]}]}));
+    claude_settings(
+        &p,
+        json!({"Stop": [{"hooks": [{"type": "command", "command": command}]}]}),
+    );
     let first = claude_input(&p, "Stop", json!({"stop_hook_active": false}));
     let by_hand = direct(&p, "stop-loop.sh", &first);
     let hooked = hook(&p, &first, &[], &[]);
@@ -139,9 +186,16 @@ fn a_stop_hook_that_loops_keeps_reason_and_message_and_stops_looping() {
         answer(&hooked),
         json!({"decision": "block", "reason": "keep going: tests still fail", "systemMessage": "iteration 2"})
     );
-    let fired = p.fire_flags("Stop", json!({"stop_hook_active": false}), &["--claude-settings"]);
+    let fired = p.fire_flags(
+        "Stop",
+        json!({"stop_hook_active": false}),
+        &["--claude-settings"],
+    );
     assert_eq!(fired.code, 2);
-    assert_eq!(fired.final_output()["reason"], "keep going: tests still fail");
+    assert_eq!(
+        fired.final_output()["reason"],
+        "keep going: tests still fail"
+    );
     let again = claude_input(&p, "Stop", json!({"stop_hook_active": true}));
     let hooked = hook(&p, &again, &[], &[]);
     assert_eq!((hooked.code, answer(&hooked)), (0, json!({})), "{hooked:?}");
@@ -164,22 +218,50 @@ fn claude_only_and_unknown_events_run() {
         }),
     );
     let mut check = p.command();
-    check.arg("check").arg("--claude-settings").arg("--project-dir").arg(p.dir());
+    check
+        .arg("check")
+        .arg("--claude-settings")
+        .arg("--project-dir")
+        .arg(p.dir());
     let check = run(check, b"");
     assert_eq!(check.code, 0, "{check:#?}");
-    assert!(check.stderr.contains("\"TeammateIdle2\" is not one hookhost knows"), "{}", check.stderr);
+    assert!(
+        check
+            .stderr
+            .contains("\"TeammateIdle2\" is not one hookhost knows"),
+        "{}",
+        check.stderr
+    );
     let listing = check.stdout_text();
-    for event in ["SubagentStop:", "PermissionRequest:", "PostToolUseFailure:", "Setup:", "TeammateIdle2:"] {
+    for event in [
+        "SubagentStop:",
+        "PermissionRequest:",
+        "PostToolUseFailure:",
+        "Setup:",
+        "TeammateIdle2:",
+    ] {
         assert!(listing.contains(event), "{event}: {listing}");
     }
 
-    let explore = claude_input(&p, "SubagentStop", json!({"agent_type": "Explore", "stop_hook_active": false}));
+    let explore = claude_input(
+        &p,
+        "SubagentStop",
+        json!({"agent_type": "Explore", "stop_hook_active": false}),
+    );
     let out = hook(&p, &explore, &[], &[]);
-    assert_eq!((out.code, answer(&out)), (0, json!({"decision": "block", "reason": "explore more"})), "{out:?}");
+    assert_eq!(
+        (out.code, answer(&out)),
+        (0, json!({"decision": "block", "reason": "explore more"})),
+        "{out:?}"
+    );
     let plan = claude_input(&p, "SubagentStop", json!({"agent_type": "Plan"}));
     assert_eq!(answer(&hook(&p, &plan, &[], &[])), json!({}));
 
-    let permission = claude_input(&p, "PermissionRequest", json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}));
+    let permission = claude_input(
+        &p,
+        "PermissionRequest",
+        json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}),
+    );
     let out = hook(&p, &permission, &[], &[]);
     assert_eq!(out.code, 0, "{out:?}");
     assert_eq!(
@@ -187,9 +269,17 @@ fn claude_only_and_unknown_events_run() {
         json!({"hookEventName": "PermissionRequest", "decision": {"behavior": "deny", "message": "no shell today"}})
     );
 
-    let failure = claude_input(&p, "PostToolUseFailure", json!({"tool_name": "Bash", "tool_input": {}, "error": "exit 1"}));
+    let failure = claude_input(
+        &p,
+        "PostToolUseFailure",
+        json!({"tool_name": "Bash", "tool_input": {}, "error": "exit 1"}),
+    );
     let out = hook(&p, &failure, &[], &[]);
-    assert_eq!(answer(&out)["hookSpecificOutput"]["additionalContext"], "try again", "{out:?}");
+    assert_eq!(
+        answer(&out)["hookSpecificOutput"]["additionalContext"],
+        "try again",
+        "{out:?}"
+    );
 
     let setup = claude_input(&p, "Setup", json!({"trigger": "maintenance"}));
     assert_eq!(hook(&p, &setup, &[], &[]).code, 0);
@@ -203,7 +293,11 @@ fn claude_only_and_unknown_events_run() {
     assert_eq!((out.code, out.stderr.as_str()), (0, ""), "{out:?}");
     assert!(p.exists("future.marker"), "an unknown event's hooks run");
 
-    let fired = p.fire_flags("SubagentStart", json!({"agent_type": "Explore"}), &["--claude-settings"]);
+    let fired = p.fire_flags(
+        "SubagentStart",
+        json!({"agent_type": "Explore"}),
+        &["--claude-settings"],
+    );
     fired.assert_clean();
     assert!(p.exists("subagent.marker"));
 }
@@ -214,27 +308,49 @@ fn claude_only_and_unknown_events_run() {
 fn session_start_context_and_claude_env_file() {
     let p = Project::new();
     let command = install(&p, "session-env.sh");
-    claude_settings(&p, json!({"SessionStart": claude_group("startup", &command)}));
-    let fired = p.fire_flags("SessionStart", json!({"source": "startup"}), &["--claude-settings"]);
+    claude_settings(
+        &p,
+        json!({"SessionStart": claude_group("startup", &command)}),
+    );
+    let fired = p.fire_flags(
+        "SessionStart",
+        json!({"source": "startup"}),
+        &["--claude-settings"],
+    );
     assert_eq!(fired.code, 0, "{fired:#?}");
     fired.assert_clean();
     assert_eq!(
         fired.final_output()["hookSpecificOutput"]["additionalContext"],
         "Project rules: run the tests before every commit."
     );
-    assert!(fired.final_output().get("systemMessage").is_none(), "{fired:#?}");
-    assert!(fired.stderr.contains("export PROJECT_MODE=strict"), "{}", fired.stderr);
+    assert!(
+        fired.final_output().get("systemMessage").is_none(),
+        "{fired:#?}"
+    );
+    assert!(
+        fired.stderr.contains("export PROJECT_MODE=strict"),
+        "{}",
+        fired.stderr
+    );
 
     let env_file = p.outside().join("claude-env.sh");
     std::fs::write(&env_file, "").unwrap();
     let input = claude_input(&p, "SessionStart", json!({"source": "startup"}));
-    let out = hook(&p, &input, &[], &[("CLAUDE_ENV_FILE", env_file.to_str().unwrap())]);
+    let out = hook(
+        &p,
+        &input,
+        &[],
+        &[("CLAUDE_ENV_FILE", env_file.to_str().unwrap())],
+    );
     assert_eq!(out.code, 0, "{out:?}");
     assert_eq!(
         answer(&out)["hookSpecificOutput"]["additionalContext"],
         "Project rules: run the tests before every commit."
     );
-    assert_eq!(std::fs::read_to_string(&env_file).unwrap(), "export PROJECT_MODE=strict\n");
+    assert_eq!(
+        std::fs::read_to_string(&env_file).unwrap(),
+        "export PROJECT_MODE=strict\n"
+    );
 }
 
 /// Seen 5: a Gemini settings file without `hooksConfig.enabled` runs its hooks.
@@ -249,12 +365,16 @@ fn gemini_hooks_run_without_hooks_config_enabled() {
             "hooks": [{"type": "command", "command": "\"$GEMINI_PROJECT_DIR\"/.gemini/hooks/deny.sh"}]}]}})
         .to_string(),
     );
-    let input = json!({"tool_name": "run_shell_command", "tool_input": {"command": "git push --force"}});
+    let input =
+        json!({"tool_name": "run_shell_command", "tool_input": {"command": "git push --force"}});
     let fired = p.fire_flags("BeforeTool", input.clone(), &["--gemini-settings"]);
     assert_eq!(fired.code, 2, "{fired:#?}");
     assert_eq!(fired.final_output()["reason"], "no force pushes");
     let mut command = p.command();
-    command.arg("hook").arg("--gemini-settings").env("GEMINI_PROJECT_DIR", p.dir());
+    command
+        .arg("hook")
+        .arg("--gemini-settings")
+        .env("GEMINI_PROJECT_DIR", p.dir());
     let mut stdin = input;
     stdin["hook_event_name"] = json!("BeforeTool");
     let out = run(command, stdin.to_string().as_bytes());
@@ -268,44 +388,90 @@ fn gemini_hooks_run_without_hooks_config_enabled() {
 fn settings_mistakes_are_never_silent() {
     // A Claude file passed with --settings is read as Claude's.
     let p = Project::new();
-    let claude = claude_settings(&p, json!({"PreToolUse": claude_group("Bash", "echo nope >&2; exit 2")}));
-    let fired = p.fire_settings("PreToolUse", json!({"tool_name": "Bash", "tool_input": {}}), &[&claude]);
+    let claude = claude_settings(
+        &p,
+        json!({"PreToolUse": claude_group("Bash", "echo nope >&2; exit 2")}),
+    );
+    let fired = p.fire_settings(
+        "PreToolUse",
+        json!({"tool_name": "Bash", "tool_input": {}}),
+        &[&claude],
+    );
     assert_eq!(fired.code, 2, "{fired:#?}");
-    assert!(fired.stderr.contains("read as Claude Code settings"), "{}", fired.stderr);
+    assert!(
+        fired.stderr.contains("read as Claude Code settings"),
+        "{}",
+        fired.stderr
+    );
 
     // --settings X --claude-settings reads both.
     let p = Project::new();
-    let mine = p.extra_settings("mine.json", json!({"BeforeTool": [{"hooks": [{"type": "command", "command": "touch mine.marker"}]}]}));
-    claude_settings(&p, json!({"PreToolUse": claude_group("", "touch claude.marker")}));
+    let mine = p.extra_settings(
+        "mine.json",
+        json!({"BeforeTool": [{"hooks": [{"type": "command", "command": "touch mine.marker"}]}]}),
+    );
+    claude_settings(
+        &p,
+        json!({"PreToolUse": claude_group("", "touch claude.marker")}),
+    );
     let mut command = p.command();
-    command.arg("fire").arg("BeforeTool").arg("--settings").arg(&mine).arg("--claude-settings").arg("--project-dir").arg(p.dir());
+    command
+        .arg("fire")
+        .arg("BeforeTool")
+        .arg("--settings")
+        .arg(&mine)
+        .arg("--claude-settings")
+        .arg("--project-dir")
+        .arg(p.dir());
     let out = run(command, br#"{"tool_name": "write_file", "tool_input": {}}"#);
     assert_eq!(out.code, 0, "{out:?}");
     assert!(p.exists("mine.marker") && p.exists("claude.marker"));
 
     // Hooks copied into .llxprt/settings.json without tools.enableHooks.
     let p = Project::new();
-    p.settings_raw(&json!({"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "exit 2"}]}]}}));
+    p.settings_raw(
+        &json!({"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "exit 2"}]}]}}),
+    );
     let fired = p.fire("BeforeTool", json!({"tool_name": "write_file"}));
     assert_eq!(fired.code, 0);
-    assert!(fired.stderr.contains("NONE of them runs"), "{}", fired.stderr);
-    assert!(fired.stderr.contains("\"enableHooks\": true"), "{}", fired.stderr);
+    assert!(
+        fired.stderr.contains("NONE of them runs"),
+        "{}",
+        fired.stderr
+    );
+    assert!(
+        fired.stderr.contains("\"enableHooks\": true"),
+        "{}",
+        fired.stderr
+    );
     let check = p.check(&[]);
     assert_eq!(check.code, 1, "{check:#?}");
 
     // A Claude-style timeout in seconds, copied into a millisecond file.
     let p = Project::new();
-    p.settings(json!({"BeforeTool": [{"hooks": [{"type": "command", "command": "true", "timeout": 10}]}]}));
+    p.settings(
+        json!({"BeforeTool": [{"hooks": [{"type": "command", "command": "true", "timeout": 10}]}]}),
+    );
     let check = p.check(&[]);
     assert_eq!(check.code, 1, "{check:#?}");
-    assert!(check.stderr.contains("did you mean 10000?"), "{}", check.stderr);
+    assert!(
+        check.stderr.contains("did you mean 10000?"),
+        "{}",
+        check.stderr
+    );
 
     // A misspelt switch.
     let p = Project::new();
     p.settings_raw(&json!({"tools": {"enabledHooks": true}, "hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "true"}]}]}}));
     let check = p.check(&[]);
     assert_eq!(check.code, 1);
-    assert!(check.stderr.contains("tools.enabledHooks: unknown setting; did you mean \"enableHooks\"?"), "{}", check.stderr);
+    assert!(
+        check
+            .stderr
+            .contains("tools.enabledHooks: unknown setting; did you mean \"enableHooks\"?"),
+        "{}",
+        check.stderr
+    );
 
     // A command whose program does not exist.
     let p = Project::new();
@@ -337,14 +503,50 @@ fn claude_matchers_are_exact_and_filter_on_each_events_field() {
             "Notification": claude_group("idle_prompt", "echo x >> idle.marker"),
         }),
     );
-    let out = hook(&p, &claude_input(&p, "PreToolUse", json!({"tool_name": "BashOutput", "tool_input": {}})), &[], &[]);
+    let out = hook(
+        &p,
+        &claude_input(
+            &p,
+            "PreToolUse",
+            json!({"tool_name": "BashOutput", "tool_input": {}}),
+        ),
+        &[],
+        &[],
+    );
     assert_eq!(out.code, 0);
     assert!(!p.exists("bash.marker"), "`Bash` matched BashOutput");
-    hook(&p, &claude_input(&p, "PreToolUse", json!({"tool_name": "Bash", "tool_input": {}})), &[], &[]);
+    hook(
+        &p,
+        &claude_input(
+            &p,
+            "PreToolUse",
+            json!({"tool_name": "Bash", "tool_input": {}}),
+        ),
+        &[],
+        &[],
+    );
     assert!(p.exists("bash.marker"));
-    hook(&p, &claude_input(&p, "Notification", json!({"notification_type": "permission_prompt", "message": "m"})), &[], &[]);
+    hook(
+        &p,
+        &claude_input(
+            &p,
+            "Notification",
+            json!({"notification_type": "permission_prompt", "message": "m"}),
+        ),
+        &[],
+        &[],
+    );
     assert!(!p.exists("idle.marker"));
-    hook(&p, &claude_input(&p, "Notification", json!({"notification_type": "idle_prompt", "message": "m"})), &[], &[]);
+    hook(
+        &p,
+        &claude_input(
+            &p,
+            "Notification",
+            json!({"notification_type": "idle_prompt", "message": "m"}),
+        ),
+        &[],
+        &[],
+    );
     assert!(p.exists("idle.marker"));
 }
 
@@ -364,18 +566,37 @@ fn approve_is_allow_in_the_aggregated_decision() {
 fn failures_are_visible_in_hook_mode_and_fail_closed_denies() {
     let p = Project::new();
     p.settings(json!({"BeforeTool": [{"hooks": [{"type": "plugin", "path": "missing.wasm"}]}]}));
-    let input = claude_input(&p, "PreToolUse", json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}));
+    let input = claude_input(
+        &p,
+        "PreToolUse",
+        json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}),
+    );
     let out = hook(&p, &input, &[], &[]);
-    assert_eq!(out.code, 1, "a non-blocking error, as Claude shows one: {out:?}");
+    assert_eq!(
+        out.code, 1,
+        "a non-blocking error, as Claude shows one: {out:?}"
+    );
     assert!(out.stderr.contains("missing.wasm"), "{}", out.stderr);
     let closed = hook(&p, &input, &["--fail-closed"], &[]);
     let reason = claude_deny_reason(&closed).unwrap_or_else(|| panic!("{closed:?}"));
-    assert!(reason.contains("fail-closed") && reason.contains("missing.wasm"), "{reason}");
+    assert!(
+        reason.contains("fail-closed") && reason.contains("missing.wasm"),
+        "{reason}"
+    );
 
     // Broken settings.
     let p = Project::new();
     p.settings_text("{\"tools\": {\"enableHooks\": true}, \"hooks\": {");
-    let out = hook(&p, &claude_input(&p, "PreToolUse", json!({"tool_name": "Bash", "tool_input": {}})), &[], &[]);
+    let out = hook(
+        &p,
+        &claude_input(
+            &p,
+            "PreToolUse",
+            json!({"tool_name": "Bash", "tool_input": {}}),
+        ),
+        &[],
+        &[],
+    );
     assert_eq!(out.code, 1, "{out:?}");
     assert!(out.stderr.contains("not valid JSON"), "{}", out.stderr);
 
@@ -386,7 +607,12 @@ fn failures_are_visible_in_hook_mode_and_fail_closed_denies() {
         {"type": "command", "command": "python3 -c 'raise ValueError(\"boom\")'"}
     ]}]}));
     let cache = format!("{}/plugin-cache", env!("CARGO_TARGET_TMPDIR"));
-    let fired = p.fire_with("BeforeTool", json!({"tool_name": "write_file"}), &[], &[("HOOKHOST_CACHE_DIR", &cache)]);
+    let fired = p.fire_with(
+        "BeforeTool",
+        json!({"tool_name": "write_file"}),
+        &[],
+        &[("HOOKHOST_CACHE_DIR", &cache)],
+    );
     let errors = fired.errors().join("\n");
     assert!(errors.contains("deliberate trap"), "{errors}");
     assert!(errors.contains("ValueError: boom"), "{errors}");
@@ -399,10 +625,19 @@ fn hookhost_test_fails_a_case_whose_hook_did_not_load() {
     p.settings(json!({"BeforeTool": [{"hooks": [{"type": "plugin", "path": "policy.wasm"}]}]}));
     p.write("cases/allow.json", json!({"event": "BeforeTool", "input": {"tool_name": "read_file"}, "expect": {"decision": "allow"}}).to_string());
     let mut command = p.command();
-    command.arg("test").arg(p.path("cases")).arg("--project-dir").arg(p.dir());
+    command
+        .arg("test")
+        .arg(p.path("cases"))
+        .arg("--project-dir")
+        .arg(p.dir());
     let out = run(command, b"");
     assert_eq!(out.code, 1, "{out:?}");
-    assert!(out.stdout_text().contains("FAIL allow.json: a hook failed or did not load"), "{}", out.stdout_text());
+    assert!(
+        out.stdout_text()
+            .contains("FAIL allow.json: a hook failed or did not load"),
+        "{}",
+        out.stdout_text()
+    );
 }
 
 /// Seen 15: empty stdin in hook mode says what is wrong.

@@ -340,7 +340,8 @@ fn an_extension_cannot_switch_hooks_on() {
     // Declared hooks that do not run fail `check`, with the fix.
     assert_eq!(check.code, 1, "{check:#?}");
     assert!(
-        check.stderr.contains("NONE of them runs") && check.stderr.contains("project or user settings"),
+        check.stderr.contains("NONE of them runs")
+            && check.stderr.contains("project or user settings"),
         "{}",
         check.stderr
     );

@@ -76,11 +76,11 @@ pub fn claude_answer(event: HookEvent, name: &str, result: &AggregatedHookResult
         HookEvent::AfterTool
         | HookEvent::BeforeAgent
         | HookEvent::AfterAgent
-        | HookEvent::SubagentStop => {
-            if blocked {
-                answer.insert("decision".into(), Value::from("block"));
-                answer.insert("reason".into(), Value::from(reason.as_str()));
-            }
+        | HookEvent::SubagentStop
+            if blocked =>
+        {
+            answer.insert("decision".into(), Value::from("block"));
+            answer.insert("reason".into(), Value::from(reason.as_str()));
         }
         _ if blocked => return Answer::Block(reason),
         _ => {}

@@ -171,17 +171,16 @@ fn answer(
     let failures = result.errors.clone();
     if fail_closed && !failures.is_empty() && !result.is_blocked() {
         // The host's verdict on a failure replaces whatever the other hooks said.
-        result.final_output = HookOutput::block(format!(
-            "hookhost --fail-closed: {}",
-            failures.join("; ")
-        ));
+        result.final_output =
+            HookOutput::block(format!("hookhost --fail-closed: {}", failures.join("; ")));
     } else if !failures.is_empty() {
         // Shown to the user, never to the model as a reason.
         let note = format!("hookhost: {}", failures.join("; "));
-        result.final_output.system_message = Some(match result.final_output.system_message.take() {
-            Some(message) => format!("{message}\n{note}"),
-            None => note,
-        });
+        result.final_output.system_message =
+            Some(match result.final_output.system_message.take() {
+                Some(message) => format!("{message}\n{note}"),
+                None => note,
+            });
     }
     for warning in &result.warnings {
         tracing::warn!("{warning}");
@@ -210,7 +209,9 @@ fn answer(
             if blocked {
                 eprintln!(
                     "{}",
-                    result.block_reason().unwrap_or("blocked by a hookhost hook")
+                    result
+                        .block_reason()
+                        .unwrap_or("blocked by a hookhost hook")
                 );
             }
             let _ = writeln!(std::io::stdout(), "{}", result.final_output.to_value());

@@ -165,7 +165,10 @@ fn check(
     // A decision reached while a hook failed (fail-open) or did not load is not the
     // policy's: the case fails unless it expects the failure (`"success": false`).
     if !result.errors.is_empty() && expect.get("success") != Some(&Value::Bool(false)) {
-        problems.push(format!("a hook failed or did not load: {}", result.errors.join("; ")));
+        problems.push(format!(
+            "a hook failed or did not load: {}",
+            result.errors.join("; ")
+        ));
     }
     if problems.is_empty() {
         Ok(())

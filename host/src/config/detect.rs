@@ -53,8 +53,8 @@ fn content_format(source: &SettingsSource) -> Option<SettingsFormat> {
 const SHELL_WORDS: [&str; 36] = [
     "cd", "export", "if", "[", "[[", "test", "echo", "exec", "source", ".", "true", "false",
     "printf", "read", "set", "unset", ":", "{", "(", "for", "while", "until", "case", "exit",
-    "return", "eval", "command", "type", "trap", "wait", "shift", "local", "umask", "ulimit",
-    "!", "time",
+    "return", "eval", "command", "type", "trap", "wait", "shift", "local", "umask", "ulimit", "!",
+    "time",
 ];
 
 /// The program a command hook starts, when it does not exist: a path that is not

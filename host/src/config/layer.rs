@@ -132,8 +132,9 @@ fn switched_off(files: &[FileSwitches], entries: &[HookEntry]) -> Vec<Diagnostic
         }
         let why = match by {
             Some(off) => format!("they are switched off by {}", off.source),
-            None => "no settings file turns them on (tools.enableHooks defaults to false)"
-                .to_owned(),
+            None => {
+                "no settings file turns them on (tools.enableHooks defaults to false)".to_owned()
+            }
         };
         let fix = match by {
             Some(off) => format!("remove the switch from {}", off.source.path.display()),

@@ -61,8 +61,14 @@ impl SettingsFormat {
 
     /// The format the content says: `hooks` keyed by Claude-only event names, or
     /// Claude's `disableAllHooks` / `permissions`, without LLxprt's switch.
-    pub fn from_content(root: &serde_json::Map<String, serde_json::Value>) -> Option<SettingsFormat> {
-        if root.get("tools").and_then(|t| t.get("enableHooks")).is_some() {
+    pub fn from_content(
+        root: &serde_json::Map<String, serde_json::Value>,
+    ) -> Option<SettingsFormat> {
+        if root
+            .get("tools")
+            .and_then(|t| t.get("enableHooks"))
+            .is_some()
+        {
             return None;
         }
         let claude_events = root

@@ -484,9 +484,7 @@ impl Walker<'_> {
             }
         };
         // Claude Code: a plain name (or `A|B` list) is exact, anything else a regex.
-        let claude_matcher = dialect == Dialect::Claude
-            && event.matcher_field().is_some()
-            && !(event == HookEvent::AfterAgent);
+        let claude_matcher = dialect == Dialect::Claude && event.matcher_field().is_some();
         // LLxprt/Gemini Notification has no matcher (seeds/001); Claude's filters on
         // `notification_type`.
         let llxprt_notification = dialect != Dialect::Claude && event == HookEvent::Notification;

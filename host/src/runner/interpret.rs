@@ -154,7 +154,9 @@ pub fn interpret(hook: &Hook, raw: RawOutcome) -> HookExecutionResult {
             result.success = false;
             // Plain text on stdout is not an answer here: the reason comes from stderr.
             let mut output = parse_json_object(&result.stdout, &who, &mut result.warnings)
-                .or_else(|| plugin_answer_after_text(hook, &result.stdout, &who, &mut result.warnings))
+                .or_else(|| {
+                    plugin_answer_after_text(hook, &result.stdout, &who, &mut result.warnings)
+                })
                 .unwrap_or_default();
             if !output.is_block() {
                 output.decision = Some(Decision::Block);
@@ -215,7 +217,11 @@ fn first_line(text: &str) -> &str {
 /// The line of a failed hook's stderr that says why: a Rust panic's message (the
 /// line after `panicked at …`), a Python traceback's last line, else the first line.
 fn cause_line(stderr: &str) -> String {
-    let lines: Vec<&str> = stderr.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    let lines: Vec<&str> = stderr
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
     if let Some(i) = lines.iter().position(|l| l.contains("panicked at")) {
         let at = first_line(lines[i]);
         return match lines.get(i + 1) {
@@ -225,7 +231,10 @@ fn cause_line(stderr: &str) -> String {
             _ => at.to_owned(),
         };
     }
-    if lines.first().is_some_and(|l| l.starts_with("Traceback (most recent call last)")) {
+    if lines
+        .first()
+        .is_some_and(|l| l.starts_with("Traceback (most recent call last)"))
+    {
         return first_line(lines.last().copied().unwrap_or_default()).to_owned();
     }
     first_line(stderr.trim()).to_owned()
