@@ -213,6 +213,7 @@ impl HookSystemBuilder {
             enabled,
             enabled_in_settings: settings.enabled,
             sticky_blocks: self.sticky_blocks.unwrap_or(settings.sticky_blocks),
+            fail_closed: settings.fail_closed,
             events,
             others,
             ctx: Arc::new(ctx),
@@ -235,6 +236,7 @@ pub struct HookSystem {
     enabled: bool,
     enabled_in_settings: bool,
     sticky_blocks: bool,
+    fail_closed: bool,
     events: [EventHooks<Hook>; EVENT_COUNT],
     /// The `CLAUDE_ENV_FILE` hookhost made for this session, if any.
     env_file: Option<PathBuf>,
@@ -272,6 +274,12 @@ impl HookSystem {
     /// Whether `tools.enableHooks` is on.
     pub fn is_enabled(&self) -> bool {
         self.enabled
+    }
+
+    /// Whether a settings file turns on `tools.hookFailClosed`: a caller that answers
+    /// for the hooks (`hookhost hook`) turns any failure into a deny.
+    pub fn fail_closed(&self) -> bool {
+        self.fail_closed
     }
 
     /// What the settings say about `tools.enableHooks` (before any builder override).

@@ -650,3 +650,67 @@ fn empty_stdin_in_hook_mode_says_what_is_expected() {
     assert_eq!(out.code, 1);
     assert!(out.stderr.contains("stdin is empty"), "{}", out.stderr);
 }
+
+/// Seen 12: a plugin's `print()` debugging before its answer neither replaces the
+/// policy's reason on a block nor passes silently.
+#[test]
+fn a_plugins_debug_prints_keep_its_reason_and_are_flagged() {
+    let p = Project::new();
+    p.settings(json!({"BeforeTool": [{"hooks": [
+        {"type": "plugin", "path": guests::ADVERSARY, "args": ["debugprint"]}]}]}));
+    let cache = format!("{}/plugin-cache", env!("CARGO_TARGET_TMPDIR"));
+    let fired = p.fire_with("BeforeTool", json!({"tool_name": "write_file"}), &[], &[("HOOKHOST_CACHE_DIR", &cache)]);
+    assert_eq!(fired.code, 2, "{fired:#?}");
+    assert_eq!(fired.final_output()["reason"], "adversary: the policy's own words");
+    assert!(
+        fired.out["warnings"].to_string().contains("text before its JSON answer"),
+        "{}",
+        fired.out
+    );
+}
+
+/// `tools.hookFailClosed` in settings does what `--fail-closed` does.
+#[test]
+fn the_fail_closed_setting_denies_on_failure() {
+    let p = Project::new();
+    p.settings_raw(&json!({"tools": {"enableHooks": true, "hookFailClosed": true},
+        "hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "exit 3"}]}]}}));
+    let input = claude_input(&p, "PreToolUse", json!({"tool_name": "Bash", "tool_input": {}}));
+    let out = hook(&p, &input, &[], &[]);
+    let reason = claude_deny_reason(&out).unwrap_or_else(|| panic!("{out:?}"));
+    assert!(reason.contains("exited with code 3"), "{reason}");
+    assert!(!reason.contains("failing open"), "{reason}");
+}
+
+/// Seen 14: a body naming another event than the one fired is said, and the hooks
+/// see the fired event.
+#[test]
+fn a_body_for_another_event_is_corrected_and_said() {
+    let p = Project::new();
+    p.settings(json!({"BeforeTool": [{"hooks": [{"type": "command", "command": "cat > seen.json"}]}]}));
+    let fired = p.fire("BeforeTool", json!({"hook_event_name": "PreToolUse", "tool_name": "write_file"}));
+    assert!(fired.stderr.contains("hook_event_name is \"PreToolUse\" but BeforeTool was fired"), "{}", fired.stderr);
+    assert_eq!(p.read_json("seen.json")["hook_event_name"], "BeforeTool");
+}
+
+/// Seen 15: `--claude-settings FILE` explains itself.
+#[test]
+fn claude_settings_with_a_value_gets_a_hint() {
+    let p = Project::new();
+    let mut command = p.command();
+    command.arg("check").arg("--claude-settings").arg("x.json");
+    let out = run(command, b"");
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.contains("use --settings x.json"), "{}", out.stderr);
+}
+
+/// Seen 14: `check --claude-settings` marks `hookhost hook` itself.
+#[test]
+fn check_marks_hookhost_itself() {
+    let p = Project::new();
+    claude_settings(&p, json!({"PreToolUse": claude_group("*", "hookhost hook --fail-closed || exit 2")}));
+    let mut command = p.command();
+    command.arg("check").arg("--claude-settings").arg("--project-dir").arg(p.dir());
+    let out = run(command, b"");
+    assert!(out.stdout_text().contains("this is hookhost itself"), "{}", out.stdout_text());
+}

@@ -14,6 +14,9 @@ pub fn run(event: HookEvent, dialect: Dialect, settings: &SettingsArgs, explain:
     let mut notes = Vec::new();
     let input = match read_input() {
         Ok(mut input) => {
+            if let Some(note) = event_name_mismatch(event, dialect, &mut input) {
+                notes.push(note);
+            }
             dialect.canonicalize_input(event, &mut input);
             notes.extend(dialect.unknown_tool_note(&input));
             input
@@ -37,6 +40,24 @@ pub fn run(event: HookEvent, dialect: Dialect, settings: &SettingsArgs, explain:
             ExitCode::SUCCESS
         }
     }
+}
+
+/// A body whose `hook_event_name` names another event than the one fired: the
+/// hooks would read the wrong event from their stdin. The fired event wins, said.
+fn event_name_mismatch(
+    event: HookEvent,
+    dialect: Dialect,
+    input: &mut Map<String, Value>,
+) -> Option<String> {
+    let given = input.get("hook_event_name")?.as_str()?.to_owned();
+    let fired = dialect.event_name(event).unwrap_or(event.as_str());
+    if given == fired {
+        return None;
+    }
+    input.insert("hook_event_name".to_owned(), Value::from(fired));
+    Some(format!(
+        "the input's hook_event_name is {given:?} but {fired} was fired; hooks see {fired:?}"
+    ))
 }
 
 pub fn read_input() -> anyhow::Result<Map<String, Value>> {

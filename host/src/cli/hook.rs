@@ -79,21 +79,22 @@ pub fn run(settings: &SettingsArgs, fail_closed: bool) -> ExitCode {
     };
     let project_dir = default_project_dir(&input);
     let result = fire(settings, project_dir, event, dialect, &name, input);
-    let result = match result {
-        Ok(result) => result,
+    let (result, fail_closed) = match result {
+        Ok((result, by_settings)) => (result, fail_closed || by_settings),
         Err(e) => {
             let cause = format!("hookhost could not run the hooks: {e:#}");
             let mut result = AggregatedHookResult::empty();
             result.success = false;
             result.errors.push(cause);
-            result
+            (result, fail_closed)
         }
     };
     answer(event, dialect, &name, result, fail_closed)
 }
 
 /// Builds the system and fires once; load problems are logged, and the errors among
-/// them (a file that does not parse, hooks that will not run) join `errors`.
+/// them (a file that does not parse, hooks that will not run) join `errors`. Also
+/// says whether the settings ask for fail-closed (`tools.hookFailClosed`).
 fn fire(
     settings: &SettingsArgs,
     project_dir: PathBuf,
@@ -101,7 +102,7 @@ fn fire(
     dialect: Dialect,
     name: &str,
     mut input: Map<String, Value>,
-) -> anyhow::Result<AggregatedHookResult> {
+) -> anyhow::Result<(AggregatedHookResult, bool)> {
     let system = settings.builder_in(project_dir).build();
     let mut load_errors = Vec::new();
     for d in system.diagnostics() {
@@ -124,7 +125,7 @@ fn fire(
     };
     runtime.shutdown_background();
     result.errors.splice(0..0, load_errors);
-    Ok(result)
+    Ok((result, system.fail_closed()))
 }
 
 /// Whether `value` is the pid of our parent or grandparent (a hook runs as

@@ -219,6 +219,9 @@ pub fn main() -> ExitCode {
         Err(e) => {
             let usage_error = e.use_stderr();
             let _ = e.print();
+            if usage_error && let Some(hint) = flag_value_hint() {
+                eprintln!("\n{hint}");
+            }
             return if usage_error {
                 ExitCode::from(1)
             } else {
@@ -274,6 +277,24 @@ pub fn main() -> ExitCode {
             command: PluginCommand::Inspect { file },
         } => inspect::run(&file),
     }
+}
+
+/// `--claude-settings FILE`: the flag takes no value, and clap only says
+/// "unexpected argument". Say what was probably meant.
+fn flag_value_hint() -> Option<String> {
+    let args: Vec<String> = std::env::args().collect();
+    args.windows(2).find_map(|pair| {
+        let flag = pair[0].as_str();
+        let value = &pair[1];
+        let agent_flag = matches!(flag, "--claude-settings" | "--gemini-settings");
+        (agent_flag && !value.starts_with('-')).then(|| {
+            format!(
+                "hint: {flag} takes no value: it reads that agent's settings files of the project \
+                 and home directory. To read one file, use --settings {value} (a Claude or Gemini \
+                 file is recognised and read in its dialect)."
+            )
+        })
+    })
 }
 
 /// Raises the soft limit on open descriptors to the hard limit: plugins (each call

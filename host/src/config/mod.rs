@@ -55,6 +55,9 @@ pub struct LoadedSettings {
     /// `tools.stickyHookBlocks`: on when any settings file turns it on (it only ever
     /// adds blocks, so no file can waive another's).
     pub sticky_blocks: bool,
+    /// `tools.hookFailClosed`: on when any settings file turns it on (it only ever
+    /// adds denies). `hookhost hook` then turns any failure into a deny.
+    pub fail_closed: bool,
     /// Every hook that loaded, highest-priority source first, file order within one.
     pub entries: Vec<HookEntry>,
     /// Every problem found, in source order.
@@ -92,6 +95,7 @@ impl LoadedSettings {
             let mut parsed = load_file(Arc::clone(&source), project_dir);
             // Sticky blocks only ever add blocks: any file may turn them on, none off.
             loaded.sticky_blocks |= parsed.sticky_blocks == Some(true);
+            loaded.fail_closed |= parsed.fail_closed == Some(true);
             if matches!(source.kind, SourceKind::Extension(_)) && parsed.enable_hooks.is_some() {
                 // An extension contributes hooks; it does not get to switch them on.
                 loaded.diagnostics.push(Diagnostic::warning(format!(

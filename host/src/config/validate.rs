@@ -62,6 +62,8 @@ pub struct ParsedSettings {
     pub require_trust: Option<bool>,
     /// `tools.stickyHookBlocks`, when the file sets it.
     pub sticky_blocks: Option<bool>,
+    /// `tools.hookFailClosed`, when the file sets it.
+    pub fail_closed: Option<bool>,
     /// Hook names (or command strings) this file disables (Gemini CLI's
     /// `hooksConfig.disabled` / `hooks.disabled`).
     pub disabled: Vec<String>,
@@ -163,6 +165,7 @@ pub fn parse_settings(
     };
     parsed.require_trust = walker.require_trust(&root);
     parsed.sticky_blocks = walker.switch(&root, "tools", "stickyHookBlocks");
+    parsed.fail_closed = walker.switch(&root, "tools", "hookFailClosed");
     parsed.enable_hooks = match source.format {
         // `tools.enableHooks` (LLxprt), else Gemini CLI's `hooksConfig.enabled` or
         // `hooks.enabled`.
@@ -296,7 +299,12 @@ impl Walker<'_> {
         const SWITCHES: [(&str, &[&str]); 3] = [
             (
                 "tools",
-                &["enableHooks", "requireHookTrust", "stickyHookBlocks"],
+                &[
+                    "enableHooks",
+                    "requireHookTrust",
+                    "stickyHookBlocks",
+                    "hookFailClosed",
+                ],
             ),
             ("hooksConfig", &["enabled", "disabled"]),
             ("", &["hooks", "hooksConfig", "tools", "disableAllHooks"]),

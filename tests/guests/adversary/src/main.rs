@@ -24,6 +24,7 @@
 //! | `env`          | `systemMessage` = every `NAME=value` the guest sees, sorted, one per line |
 //! | `args`         | `systemMessage` = the arguments as a JSON array                      |
 //! | `symlink`      | create a symlink at `path` pointing to `content`; `symlink ok` / `symlink error: …` |
+//! | `debugprint`   | a debug line on stdout, then the SDK's block answer (exit 2)        |
 //! | `openmany`     | open `path` (a file) again and again, keeping every handle; `opened N: <error>` |
 //!
 //! `path` and `content` are read from `tool_input`, else from the top level.
@@ -53,6 +54,7 @@ const MODES: &[&str] = &[
     "args",
     "symlink",
     "openmany",
+    "debugprint",
 ];
 
 /// A string field from `tool_input`, else from the top level of the input.
@@ -163,6 +165,11 @@ fn adversary(input: HookInput) -> HookResult {
             hookhost_guest::exit(1)
         }
         "exit2" => Ok(HookOutput::block("adversary: exit2")),
+        "debugprint" => {
+            // `print()` debugging before the SDK's answer (issue 11, seen 12).
+            println!("debug: looking at the tool input");
+            Ok(HookOutput::block("adversary: the policy's own words"))
+        }
         "exit2-stderr" => {
             eprintln!("adversary: blocked via stderr");
             hookhost_guest::exit(2)
