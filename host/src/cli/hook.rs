@@ -172,8 +172,13 @@ fn answer(
     let failures = result.errors.clone();
     if fail_closed && !failures.is_empty() && !result.is_blocked() {
         // The host's verdict on a failure replaces whatever the other hooks said.
+        // The runner's "(failing open)" is not true any more.
+        let causes: Vec<&str> = failures
+            .iter()
+            .map(|f| f.trim_end_matches(" (failing open)"))
+            .collect();
         result.final_output =
-            HookOutput::block(format!("hookhost --fail-closed: {}", failures.join("; ")));
+            HookOutput::block(format!("hookhost --fail-closed: {}", causes.join("; ")));
     } else if !failures.is_empty() {
         // Shown to the user, never to the model as a reason.
         let note = format!("hookhost: {}", failures.join("; "));
