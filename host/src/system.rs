@@ -35,6 +35,7 @@ use crate::trust::gate::TrustGate;
 pub struct HookSystemBuilder {
     project_dir: PathBuf,
     settings: SettingsLocation,
+    claude_plugins: Vec<PathBuf>,
     session_id: Option<String>,
     transcript_path: String,
     output_cap: usize,
@@ -73,6 +74,14 @@ impl HookSystemBuilder {
                 compat.gemini = enabled;
             }
         }
+        self
+    }
+
+    /// Also read the hooks of these Claude Code plugin directories
+    /// (`.claude-plugin/plugin.json` + `hooks/hooks.json`; `${CLAUDE_PLUGIN_ROOT}` is
+    /// the directory), after every settings file.
+    pub fn claude_plugins(mut self, dirs: impl IntoIterator<Item = impl Into<PathBuf>>) -> Self {
+        self.claude_plugins = dirs.into_iter().map(Into::into).collect();
         self
     }
 
@@ -141,7 +150,8 @@ impl HookSystemBuilder {
     /// [`HookSystem::diagnostics`]; building itself never fails.
     pub fn build(self) -> HookSystem {
         let project_dir = absolute(&self.project_dir);
-        let settings = LoadedSettings::load(&self.settings, &project_dir);
+        let plugins: Vec<PathBuf> = self.claude_plugins.iter().map(|d| absolute(d)).collect();
+        let settings = LoadedSettings::load_with_plugins(&self.settings, &plugins, &project_dir);
         let enabled = self.enable_hooks.unwrap_or(settings.enabled);
         let mut diagnostics = settings.diagnostics;
         if !enabled {
@@ -260,6 +270,7 @@ impl HookSystem {
         HookSystemBuilder {
             project_dir: PathBuf::from("."),
             settings: SettingsLocation::Discover(Compat::default()),
+            claude_plugins: Vec::new(),
             session_id: None,
             transcript_path: String::new(),
             output_cap: DEFAULT_OUTPUT_CAP,

@@ -659,11 +659,21 @@ fn a_plugins_debug_prints_keep_its_reason_and_are_flagged() {
     p.settings(json!({"BeforeTool": [{"hooks": [
         {"type": "plugin", "path": guests::ADVERSARY, "args": ["debugprint"]}]}]}));
     let cache = format!("{}/plugin-cache", env!("CARGO_TARGET_TMPDIR"));
-    let fired = p.fire_with("BeforeTool", json!({"tool_name": "write_file"}), &[], &[("HOOKHOST_CACHE_DIR", &cache)]);
+    let fired = p.fire_with(
+        "BeforeTool",
+        json!({"tool_name": "write_file"}),
+        &[],
+        &[("HOOKHOST_CACHE_DIR", &cache)],
+    );
     assert_eq!(fired.code, 2, "{fired:#?}");
-    assert_eq!(fired.final_output()["reason"], "adversary: the policy's own words");
+    assert_eq!(
+        fired.final_output()["reason"],
+        "adversary: the policy's own words"
+    );
     assert!(
-        fired.out["warnings"].to_string().contains("text before its JSON answer"),
+        fired.out["warnings"]
+            .to_string()
+            .contains("text before its JSON answer"),
         "{}",
         fired.out
     );
@@ -673,9 +683,15 @@ fn a_plugins_debug_prints_keep_its_reason_and_are_flagged() {
 #[test]
 fn the_fail_closed_setting_denies_on_failure() {
     let p = Project::new();
-    p.settings_raw(&json!({"tools": {"enableHooks": true, "hookFailClosed": true},
-        "hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "exit 3"}]}]}}));
-    let input = claude_input(&p, "PreToolUse", json!({"tool_name": "Bash", "tool_input": {}}));
+    p.settings_raw(
+        &json!({"tools": {"enableHooks": true, "hookFailClosed": true},
+        "hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "exit 3"}]}]}}),
+    );
+    let input = claude_input(
+        &p,
+        "PreToolUse",
+        json!({"tool_name": "Bash", "tool_input": {}}),
+    );
     let out = hook(&p, &input, &[], &[]);
     let reason = claude_deny_reason(&out).unwrap_or_else(|| panic!("{out:?}"));
     assert!(reason.contains("exited with code 3"), "{reason}");
@@ -687,9 +703,20 @@ fn the_fail_closed_setting_denies_on_failure() {
 #[test]
 fn a_body_for_another_event_is_corrected_and_said() {
     let p = Project::new();
-    p.settings(json!({"BeforeTool": [{"hooks": [{"type": "command", "command": "cat > seen.json"}]}]}));
-    let fired = p.fire("BeforeTool", json!({"hook_event_name": "PreToolUse", "tool_name": "write_file"}));
-    assert!(fired.stderr.contains("hook_event_name is \"PreToolUse\" but BeforeTool was fired"), "{}", fired.stderr);
+    p.settings(
+        json!({"BeforeTool": [{"hooks": [{"type": "command", "command": "cat > seen.json"}]}]}),
+    );
+    let fired = p.fire(
+        "BeforeTool",
+        json!({"hook_event_name": "PreToolUse", "tool_name": "write_file"}),
+    );
+    assert!(
+        fired
+            .stderr
+            .contains("hook_event_name is \"PreToolUse\" but BeforeTool was fired"),
+        "{}",
+        fired.stderr
+    );
     assert_eq!(p.read_json("seen.json")["hook_event_name"], "BeforeTool");
 }
 
@@ -701,16 +728,90 @@ fn claude_settings_with_a_value_gets_a_hint() {
     command.arg("check").arg("--claude-settings").arg("x.json");
     let out = run(command, b"");
     assert_eq!(out.code, 1);
-    assert!(out.stderr.contains("use --settings x.json"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("use --settings x.json"),
+        "{}",
+        out.stderr
+    );
 }
 
 /// Seen 14: `check --claude-settings` marks `hookhost hook` itself.
 #[test]
 fn check_marks_hookhost_itself() {
     let p = Project::new();
-    claude_settings(&p, json!({"PreToolUse": claude_group("*", "hookhost hook --fail-closed || exit 2")}));
+    claude_settings(
+        &p,
+        json!({"PreToolUse": claude_group("*", "hookhost hook --fail-closed || exit 2")}),
+    );
     let mut command = p.command();
-    command.arg("check").arg("--claude-settings").arg("--project-dir").arg(p.dir());
+    command
+        .arg("check")
+        .arg("--claude-settings")
+        .arg("--project-dir")
+        .arg(p.dir());
     let out = run(command, b"");
-    assert!(out.stdout_text().contains("this is hookhost itself"), "{}", out.stdout_text());
+    assert!(
+        out.stdout_text().contains("this is hookhost itself"),
+        "{}",
+        out.stdout_text()
+    );
+}
+
+/// A Claude Code plugin directory loads with `--claude-plugin DIR`:
+/// `hooks/hooks.json` in Claude's format, `${CLAUDE_PLUGIN_ROOT}` its directory.
+#[test]
+fn a_claude_code_plugin_directory_loads() {
+    let p = Project::new();
+    let dir = p.outside().join("my plugin");
+    std::fs::create_dir_all(dir.join(".claude-plugin")).unwrap();
+    std::fs::write(
+        dir.join(".claude-plugin/plugin.json"),
+        r#"{"name": "rm-guard", "version": "1.0.0"}"#,
+    )
+    .unwrap();
+    p.executable(
+        dir.join("scripts/block-rm-rf.sh"),
+        &std::fs::read_to_string(corpus("block-rm-rf.sh")).unwrap(),
+    );
+    std::fs::create_dir_all(dir.join("hooks")).unwrap();
+    std::fs::write(
+        dir.join("hooks/hooks.json"),
+        json!({"description": "no rm -rf", "hooks": {"PreToolUse": [{"matcher": "Bash",
+            "hooks": [{"type": "command", "command": "\"${CLAUDE_PLUGIN_ROOT}/scripts/block-rm-rf.sh\"", "timeout": 10}]}]}})
+        .to_string(),
+    )
+    .unwrap();
+    let plugin = dir.to_str().unwrap();
+    let fields = json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf build"}});
+    let fired = p.fire_flags("PreToolUse", fields.clone(), &["--claude-plugin", plugin]);
+    assert_eq!(fired.code, 2, "{fired:#?}");
+    assert_eq!(
+        fired.final_output()["reason"],
+        "Blocked: rm -rf is not allowed here"
+    );
+    let out = hook(
+        &p,
+        &claude_input(&p, "PreToolUse", fields),
+        &["--claude-plugin", plugin],
+        &[],
+    );
+    assert_eq!(
+        claude_deny_reason(&out).as_deref(),
+        Some("Blocked: rm -rf is not allowed here"),
+        "{out:?}"
+    );
+    let mut check = p.command();
+    check
+        .arg("check")
+        .arg("--claude-plugin")
+        .arg(plugin)
+        .arg("--project-dir")
+        .arg(p.dir());
+    let check = run(check, b"");
+    assert_eq!(check.code, 0, "{check:#?}");
+    assert!(
+        check.stdout_text().contains("claude plugin rm-guard"),
+        "{}",
+        check.stdout_text()
+    );
 }

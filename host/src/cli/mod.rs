@@ -162,6 +162,10 @@ pub struct SettingsArgs {
     /// `~/.gemini/settings.json`) and extensions (`.gemini/extensions/`).
     #[arg(long)]
     gemini_settings: bool,
+    /// Also read the hooks of this Claude Code plugin directory
+    /// (`.claude-plugin/plugin.json` + `hooks/hooks.json`); repeatable.
+    #[arg(long = "claude-plugin", value_name = "DIR")]
+    claude_plugins: Vec<PathBuf>,
     /// Run hooks from project settings and extensions only if approved with
     /// `hookhost trust` (as `tools.requireHookTrust` in user settings).
     #[arg(long)]
@@ -184,7 +188,8 @@ impl SettingsArgs {
         let mut builder = HookSystem::builder()
             .project_dir(project_dir)
             .claude_settings(self.claude_settings)
-            .gemini_settings(self.gemini_settings);
+            .gemini_settings(self.gemini_settings)
+            .claude_plugins(self.claude_plugins.iter().cloned());
         if self.require_trust {
             builder = builder.require_trust(true);
         }

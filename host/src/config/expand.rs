@@ -44,7 +44,8 @@ impl ExpandVars<'_> {
         })
     }
 
-    /// Replaces `${extensionPath}` (and `$extensionPath`) with the extension's dir.
+    /// Replaces `${extensionPath}` (and `$extensionPath`) with the extension's dir;
+    /// `${CLAUDE_PLUGIN_ROOT}` is the same for a Claude Code plugin.
     pub fn expand_extension_path(&self, input: &str) -> String {
         match self.extension_dir {
             Some(dir) => {
@@ -52,6 +53,8 @@ impl ExpandVars<'_> {
                 input
                     .replace("${extensionPath}", &dir)
                     .replace("$extensionPath", &dir)
+                    .replace("${CLAUDE_PLUGIN_ROOT}", &dir)
+                    .replace("$CLAUDE_PLUGIN_ROOT", &dir)
             }
             None => input.to_owned(),
         }
@@ -61,7 +64,7 @@ impl ExpandVars<'_> {
         if PROJECT_DIR_VARS.contains(&name) {
             return Some(self.project_dir.to_string_lossy().into_owned());
         }
-        if name == "extensionPath" {
+        if name == "extensionPath" || name == "CLAUDE_PLUGIN_ROOT" {
             return self.extension_dir.map(|d| d.to_string_lossy().into_owned());
         }
         std::env::var(name).ok()

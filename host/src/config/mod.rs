@@ -72,7 +72,17 @@ pub struct LoadedSettings {
 impl LoadedSettings {
     /// Reads and layers the settings at `location` for the project at `project_dir`.
     pub fn load(location: &SettingsLocation, project_dir: &Path) -> LoadedSettings {
-        let sources = match location {
+        LoadedSettings::load_with_plugins(location, &[], project_dir)
+    }
+
+    /// Like [`LoadedSettings::load`], plus the hooks of Claude Code plugin
+    /// directories (lowest priority, in the order given).
+    pub fn load_with_plugins(
+        location: &SettingsLocation,
+        claude_plugins: &[PathBuf],
+        project_dir: &Path,
+    ) -> LoadedSettings {
+        let mut sources = match location {
             SettingsLocation::Discover(compat) => discover(project_dir, *compat),
             SettingsLocation::Files(files, compat) => {
                 let mut sources: Vec<SettingsSource> = files
@@ -83,6 +93,11 @@ impl LoadedSettings {
                 sources
             }
         };
+        sources.extend(
+            claude_plugins
+                .iter()
+                .map(|dir| SettingsSource::claude_plugin(dir, project_dir)),
+        );
         let mut loaded = LoadedSettings::default();
         let sources: Vec<SettingsSource> = sources
             .into_iter()

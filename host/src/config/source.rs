@@ -115,6 +115,9 @@ pub struct SettingsSource {
     pub base_dir: PathBuf,
     /// How the file is named in messages, e.g. `project settings .llxprt/settings.json`.
     pub label: String,
+    /// For a Claude Code plugin's `hooks/hooks.json`: the plugin's directory, the
+    /// value of `${CLAUDE_PLUGIN_ROOT}`.
+    pub plugin_root: Option<PathBuf>,
 }
 
 impl SettingsSource {
@@ -138,6 +141,7 @@ impl SettingsSource {
             path,
             base_dir,
             label,
+            plugin_root: None,
         }
     }
 
@@ -159,6 +163,24 @@ impl SettingsSource {
         };
         self.label = format!("{prefix}{}", self.label);
         self
+    }
+
+    /// The hooks of a Claude Code plugin directory (`.claude-plugin/plugin.json` +
+    /// `hooks/hooks.json`), given explicitly by the user (`--claude-plugin DIR`):
+    /// read in Claude's format, paths and `${CLAUDE_PLUGIN_ROOT}` relative to `dir`.
+    pub fn claude_plugin(dir: &Path, project_dir: &Path) -> SettingsSource {
+        let name = std::fs::read_to_string(dir.join(".claude-plugin").join("plugin.json"))
+            .ok()
+            .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
+            .and_then(|v| v.get("name").and_then(|n| n.as_str()).map(str::to_owned))
+            .or_else(|| dir.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .unwrap_or_else(|| "plugin".to_owned());
+        let path = dir.join("hooks").join("hooks.json");
+        let mut source = SettingsSource::new(SourceKind::Explicit, path, project_dir).claude();
+        source.label = format!("claude plugin {name} ({})", source.path.display());
+        source.base_dir = dir.to_path_buf();
+        source.plugin_root = Some(dir.to_path_buf());
+        source
     }
 
     /// Whether the file comes with the repository rather than from the user: project

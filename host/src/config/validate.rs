@@ -153,7 +153,7 @@ pub fn parse_settings(
     };
     let extension_dir = match source.kind {
         SourceKind::Extension(_) => Some(source.base_dir.as_path()),
-        _ => None,
+        _ => source.plugin_root.as_deref(),
     };
     let mut walker = Walker {
         source: &source,
