@@ -63,19 +63,16 @@ pub const EVENT_COUNT: usize = 20;
 impl HookEvent {
     /// The eleven LLxprt/Gemini events of seeds/002, in a fixed order; the names
     /// `hookhost fire` accepts in the LLxprt dialect.
-    pub const ALL: [HookEvent; 11] = [
-        HookEvent::BeforeTool,
-        HookEvent::AfterTool,
-        HookEvent::BeforeAgent,
-        HookEvent::AfterAgent,
-        HookEvent::BeforeModel,
-        HookEvent::AfterModel,
-        HookEvent::BeforeToolSelection,
-        HookEvent::SessionStart,
-        HookEvent::SessionEnd,
-        HookEvent::PreCompress,
-        HookEvent::Notification,
-    ];
+    pub const ALL: [HookEvent; 11] = {
+        // The first eleven of `EVERY`, so the two lists cannot disagree.
+        let mut all = [HookEvent::BeforeTool; 11];
+        let mut i = 0;
+        while i < all.len() {
+            all[i] = HookEvent::EVERY[i];
+            i += 1;
+        }
+        all
+    };
 
     /// Every variant; `event as usize` indexes this array.
     pub const EVERY: [HookEvent; EVENT_COUNT] = [

@@ -111,6 +111,16 @@ fn report_env_file(system: &HookSystem) {
     }
 }
 
+/// The load diagnostics that are errors: a file or hook that did not load.
+pub fn load_errors(system: &HookSystem) -> Vec<String> {
+    system
+        .diagnostics()
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.message.clone())
+        .collect()
+}
+
 /// Reports load errors (stderr and `errors`) and fires once.
 fn fire_built(
     system: &HookSystem,
@@ -120,12 +130,7 @@ fn fire_built(
     for diagnostic in system.diagnostics() {
         eprintln!("hookhost: {diagnostic}");
     }
-    let load_errors: Vec<String> = system
-        .diagnostics()
-        .iter()
-        .filter(|d| d.is_error())
-        .map(|d| d.message.clone())
-        .collect();
+    let load_errors = load_errors(system);
     let runtime = super::runtime()?;
     let mut result = runtime.block_on(system.fire(event, input));
     if !load_errors.is_empty() {

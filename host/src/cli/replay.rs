@@ -50,12 +50,7 @@ pub fn run(dir: &Path, settings: &SettingsArgs) -> ExitCode {
         }
     };
     // A hook that could not load is a policy that never ran: every case says so.
-    let load_errors: Vec<String> = system
-        .diagnostics()
-        .iter()
-        .filter(|d| d.is_error())
-        .map(|d| d.message.clone())
-        .collect();
+    let load_errors = super::fire::load_errors(&system);
     let mut failed = 0;
     for path in &cases {
         let name = path
