@@ -815,3 +815,25 @@ fn a_claude_code_plugin_directory_loads() {
         check.stdout_text()
     );
 }
+
+/// Seen 14: the Rust scaffold's settings follow `CARGO_TARGET_DIR`, where cargo
+/// puts the plugin.
+#[test]
+fn the_rust_scaffold_follows_cargo_target_dir() {
+    let p = Project::new();
+    let target = p.outside().join("shared-target");
+    let mut command = p.command();
+    command
+        .arg("new")
+        .arg("--lang")
+        .arg("rust")
+        .arg(p.path("policy"))
+        .env("CARGO_TARGET_DIR", &target);
+    let out = run(command, b"");
+    assert_eq!(out.code, 0, "{out:?}");
+    let settings = p.read_json("policy/settings.json");
+    assert_eq!(
+        settings["hooks"]["BeforeTool"][0]["hooks"][0]["path"],
+        format!("{}/wasm32-wasip2/release/policy.wasm", target.display())
+    );
+}

@@ -175,9 +175,14 @@ impl Language {
     }
 
     /// The built plugin, relative to the scaffold (= `settings.json`'s directory).
+    /// Cargo builds into `CARGO_TARGET_DIR` when it is set, so the path follows it.
     fn wasm(self, name: &str) -> String {
+        let target = std::env::var("CARGO_TARGET_DIR")
+            .ok()
+            .filter(|dir| !dir.is_empty())
+            .unwrap_or_else(|| "target".to_owned());
         match self {
-            Language::Rust => format!("target/wasm32-wasip2/release/{name}.wasm"),
+            Language::Rust => format!("{target}/wasm32-wasip2/release/{name}.wasm"),
             Language::Python | Language::Js => "policy.wasm".to_owned(),
         }
     }
