@@ -837,3 +837,39 @@ fn the_rust_scaffold_follows_cargo_target_dir() {
         format!("{}/wasm32-wasip2/release/policy.wasm", target.display())
     );
 }
+
+/// Claude Code's installed plugins load with `--claude-settings` when a Claude
+/// settings file enables them.
+#[test]
+fn installed_and_enabled_claude_plugins_load() {
+    let p = Project::new();
+    let dir = p.home().join(".claude/plugins/cache/market/rm-guard/1.0.0");
+    p.executable(
+        dir.join("scripts/block-rm-rf.sh"),
+        &std::fs::read_to_string(corpus("block-rm-rf.sh")).unwrap(),
+    );
+    p.write(
+        dir.join(".claude-plugin/plugin.json"),
+        r#"{"name": "rm-guard"}"#,
+    );
+    p.write(
+        dir.join("hooks/hooks.json"),
+        json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+            "hooks": [{"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/scripts/block-rm-rf.sh"}]}]}})
+        .to_string(),
+    );
+    p.write(
+        p.home().join(".claude/plugins/installed_plugins.json"),
+        json!({"version": 2, "plugins": {"rm-guard@market": [{"scope": "user", "installPath": dir, "version": "1.0.0"}]}})
+            .to_string(),
+    );
+    let fields = json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf /"}});
+    for (enabled, code) in [(false, 0), (true, 2)] {
+        p.write(
+            p.home().join(".claude/settings.json"),
+            json!({"enabledPlugins": {"rm-guard@market": enabled}}).to_string(),
+        );
+        let fired = p.fire_flags("PreToolUse", fields.clone(), &["--claude-settings"]);
+        assert_eq!(fired.code, code, "enabled {enabled}: {fired:#?}");
+    }
+}

@@ -38,7 +38,8 @@ fn system_settings_path() -> PathBuf {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Compat {
     /// Claude Code: `.claude/settings.local.json`, `.claude/settings.json`,
-    /// `~/.claude/settings.json` (Claude's format and dialect).
+    /// `~/.claude/settings.json` (Claude's format and dialect), and the installed
+    /// plugins those files enable.
     pub claude: bool,
     /// Gemini CLI: `.gemini/settings.json`, `~/.gemini/settings.json` and the
     /// extensions under `.gemini/extensions/`.
@@ -92,7 +93,65 @@ pub fn discover(project_dir: &Path, compat: Compat) -> Vec<SettingsSource> {
     for root in extension_roots(project_dir, home.as_deref(), compat) {
         found.extend(extensions_in(&root, project_dir));
     }
+    if compat.claude
+        && let Some(home) = &home
+    {
+        let claude_files: Vec<PathBuf> = found
+            .iter()
+            .filter(|s| s.format == SettingsFormat::Claude)
+            .map(|s| s.path.clone())
+            .collect();
+        found.extend(
+            enabled_claude_plugins(home, &claude_files)
+                .iter()
+                .map(|dir| SettingsSource::claude_plugin(dir, project_dir)),
+        );
+    }
     found
+}
+
+/// The directories of Claude Code's installed plugins (`~/.claude/plugins/
+/// installed_plugins.json`, version 1 or 2) that Claude settings enable
+/// (`enabledPlugins: {"name@marketplace": true}`; the highest-priority file that
+/// names a plugin decides) and that have hooks.
+pub fn enabled_claude_plugins(home: &Path, claude_files: &[PathBuf]) -> Vec<PathBuf> {
+    use serde_json::Value;
+    let read = |path: &Path| -> Option<Value> {
+        serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
+    };
+    let Some(installed) = read(&home.join(".claude/plugins/installed_plugins.json")) else {
+        return Vec::new();
+    };
+    let Some(plugins) = installed.get("plugins").and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    let settings: Vec<Value> = claude_files.iter().filter_map(|f| read(f)).collect();
+    let enabled = |id: &str| {
+        settings
+            .iter()
+            .find_map(|s| s.get("enabledPlugins")?.get(id)?.as_bool())
+            == Some(true)
+    };
+    let mut dirs = Vec::new();
+    for (id, records) in plugins {
+        if !enabled(id) {
+            continue;
+        }
+        // v2: a list of installs (one per scope); v1: one install.
+        let records = match records {
+            Value::Array(list) => list.iter().collect(),
+            other => vec![other],
+        };
+        for record in records {
+            if let Some(dir) = record.get("installPath").and_then(Value::as_str) {
+                let dir = PathBuf::from(dir);
+                if dir.join("hooks").join("hooks.json").is_file() && !dirs.contains(&dir) {
+                    dirs.push(dir);
+                }
+            }
+        }
+    }
+    dirs
 }
 
 /// Only the other agents' files that [`Compat`] names (project and user scope, and
