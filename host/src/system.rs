@@ -224,6 +224,7 @@ impl HookSystemBuilder {
             enabled_in_settings: settings.enabled,
             sticky_blocks: self.sticky_blocks.unwrap_or(settings.sticky_blocks),
             fail_closed: settings.fail_closed,
+            serve_limits: settings.serve,
             events,
             others,
             ctx: Arc::new(ctx),
@@ -247,6 +248,7 @@ pub struct HookSystem {
     enabled_in_settings: bool,
     sticky_blocks: bool,
     fail_closed: bool,
+    serve_limits: crate::config::ServeLimits,
     events: [EventHooks<Hook>; EVENT_COUNT],
     /// The `CLAUDE_ENV_FILE` hookhost made for this session, if any.
     env_file: Option<PathBuf>,
@@ -291,6 +293,12 @@ impl HookSystem {
     /// for the hooks (`hookhost hook`) turns any failure into a deny.
     pub fn fail_closed(&self) -> bool {
         self.fail_closed
+    }
+
+    /// `hookhost serve`'s limits as the user's settings give them (`serve.maxInFlight`,
+    /// `serve.maxProcesses`).
+    pub fn serve_limits(&self) -> crate::config::ServeLimits {
+        self.serve_limits
     }
 
     /// What the settings say about `tools.enableHooks` (before any builder override).

@@ -288,3 +288,42 @@ console.log(JSON.stringify({{ order, slow: s.finalOutput.systemMessage, fast: f.
     assert_eq!(out["unknown"], "UNKNOWN_EVENT");
     assert_eq!(out["exit"]["code"], 0, "{out}");
 }
+
+/// `serve.maxInFlight` in the user's settings bounds concurrency like the flag: a hook
+/// that fails when it overlaps itself never overlaps with the limit at 1, and does
+/// without it (so the test can fail).
+#[test]
+fn serve_limits_come_from_the_users_settings() {
+    let overlaps = |limit: Option<u64>| {
+        let p = Project::new();
+        let mut settings = json!({"tools": {"enableHooks": true}, "hooks": {"BeforeTool": [group(vec![cmd(
+            "mkdir \"$LLXPRT_PROJECT_DIR/lock\" || exit 3; sleep 0.3; rmdir \"$LLXPRT_PROJECT_DIR/lock\"",
+        )])]}});
+        if let Some(limit) = limit {
+            settings["serve"] = json!({"maxInFlight": limit});
+        }
+        let dir = p.home().join(".llxprt");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("settings.json"), settings.to_string()).unwrap();
+        let mut server = Server::start(&p);
+        for id in ["a", "b", "c"] {
+            server.send(id, "BeforeTool", json!({"tool_name": "t"}));
+        }
+        let failed = (0..3)
+            .map(|_| server.next())
+            .filter(|answer| {
+                !answer["output"]["errors"]
+                    .as_array()
+                    .is_none_or(Vec::is_empty)
+            })
+            .count();
+        server.finish();
+        failed
+    };
+    assert_eq!(
+        overlaps(Some(1)),
+        0,
+        "maxInFlight 1 must serialise the requests"
+    );
+    assert!(overlaps(None) > 0, "without the limit the requests overlap");
+}

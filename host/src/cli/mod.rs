@@ -265,7 +265,7 @@ pub fn main() -> ExitCode {
             max_in_flight,
             max_processes,
         } => {
-            let options = serve::Options::resolve(
+            let options = serve::Requested::resolve(
                 socket,
                 max_in_flight.map(|n| n as usize),
                 max_processes.map(|n| n as usize),

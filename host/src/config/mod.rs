@@ -31,7 +31,9 @@ pub use hook::{
     HookSpec, PluginConfig, Preopen,
 };
 pub use source::{SettingsFormat, SettingsSource, SourceKind};
-pub use validate::{HookEntry, MAX_SETTINGS_BYTES, ParsedSettings, load_file, parse_settings};
+pub use validate::{
+    HookEntry, MAX_SETTINGS_BYTES, ParsedSettings, ServeLimits, load_file, parse_settings,
+};
 
 /// Where settings come from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,6 +60,9 @@ pub struct LoadedSettings {
     /// `tools.hookFailClosed`: on when any settings file turns it on (it only ever
     /// adds denies). `hookhost hook` then turns any failure into a deny.
     pub fail_closed: bool,
+    /// `hookhost serve`'s limits from the user's own files (the highest-priority file
+    /// that sets each); a repository's are ignored with a warning.
+    pub serve: ServeLimits,
     /// Every hook that loaded, highest-priority source first, file order within one.
     pub entries: Vec<HookEntry>,
     /// Every problem found, in source order.
@@ -111,6 +116,7 @@ impl LoadedSettings {
             // Sticky blocks only ever add blocks: any file may turn them on, none off.
             loaded.sticky_blocks |= parsed.sticky_blocks == Some(true);
             loaded.fail_closed |= parsed.fail_closed == Some(true);
+            serve_limits(&source, parsed.serve, &mut loaded);
             if matches!(source.kind, SourceKind::Extension(_)) && parsed.enable_hooks.is_some() {
                 // An extension contributes hooks; it does not get to switch them on.
                 loaded.diagnostics.push(Diagnostic::warning(format!(
@@ -133,4 +139,21 @@ impl LoadedSettings {
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
     }
+}
+
+/// Takes `serve.*` from a file of the user's own when no higher-priority file set it.
+fn serve_limits(source: &SettingsSource, limits: ServeLimits, loaded: &mut LoadedSettings) {
+    if limits == ServeLimits::default() {
+        return;
+    }
+    if source.is_repository_scope() {
+        // The server's limits protect the user's machine; a repository does not set them.
+        loaded.diagnostics.push(Diagnostic::warning(format!(
+            "{source}: serve: ignored here; only user, system or explicit settings set the server's limits"
+        )));
+        return;
+    }
+    let current = &mut loaded.serve;
+    current.max_in_flight = current.max_in_flight.or(limits.max_in_flight);
+    current.max_processes = current.max_processes.or(limits.max_processes);
 }

@@ -74,6 +74,18 @@ pub struct ParsedSettings {
     /// The file could not be read or is not a JSON object: what it asks for is
     /// unknown (trust stays required when it is the user's).
     pub unreadable: bool,
+    /// `serve.maxInFlight` / `serve.maxProcesses` (`hookhost serve`'s limits).
+    pub serve: ServeLimits,
+}
+
+/// The limits of `hookhost serve` a settings file may set (`"serve": {"maxInFlight":
+/// 64, "maxProcesses": 8}`); the command-line flags and environment win over them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ServeLimits {
+    /// Requests of one stream in flight at most.
+    pub max_in_flight: Option<usize>,
+    /// Hook processes at once, across all requests.
+    pub max_processes: Option<usize>,
 }
 
 /// Reads and validates a settings file. Never fails: problems become diagnostics.
@@ -166,6 +178,10 @@ pub fn parse_settings(
     parsed.require_trust = walker.require_trust(&root);
     parsed.sticky_blocks = walker.switch(&root, "tools", "stickyHookBlocks");
     parsed.fail_closed = walker.switch(&root, "tools", "hookFailClosed");
+    parsed.serve = ServeLimits {
+        max_in_flight: walker.limit(&root, "serve", "maxInFlight"),
+        max_processes: walker.limit(&root, "serve", "maxProcesses"),
+    };
     parsed.enable_hooks = match source.format {
         // `tools.enableHooks` (LLxprt), else Gemini CLI's `hooksConfig.enabled` or
         // `hooks.enabled`.
@@ -255,6 +271,22 @@ impl Walker<'_> {
         }
     }
 
+    /// A positive whole number `parent.key` (`serve.maxInFlight`).
+    fn limit(&mut self, root: &Map<String, Value>, parent: &str, key: &str) -> Option<usize> {
+        let value = root.get(parent)?.get(key)?;
+        match positive_integer(value).and_then(|n| usize::try_from(n).ok()) {
+            Some(n) => Some(n),
+            None if value.is_null() => None,
+            None => {
+                self.error(
+                    &format!("{parent}.{key}"),
+                    format!("expected a positive whole number, got {}", show(value)),
+                );
+                None
+            }
+        }
+    }
+
     /// `tools.requireHookTrust`; a value that is not a boolean counts as `true`
     /// (when unsure, review).
     fn require_trust(&mut self, root: &Map<String, Value>) -> Option<bool> {
@@ -296,7 +328,7 @@ impl Walker<'_> {
     /// Keys next to the switches that are probably typos of them
     /// (`tools.enabledHooks`): an error, since the switch they meant is not set.
     fn misspelt_switches(&mut self, root: &Map<String, Value>) {
-        const SWITCHES: [(&str, &[&str]); 3] = [
+        const SWITCHES: [(&str, &[&str]); 4] = [
             (
                 "tools",
                 &[
@@ -307,7 +339,11 @@ impl Walker<'_> {
                 ],
             ),
             ("hooksConfig", &["enabled", "disabled"]),
-            ("", &["hooks", "hooksConfig", "tools", "disableAllHooks"]),
+            (
+                "",
+                &["hooks", "hooksConfig", "tools", "disableAllHooks", "serve"],
+            ),
+            ("serve", &["maxInFlight", "maxProcesses"]),
         ];
         for (parent, known) in SWITCHES {
             let object = if parent.is_empty() {

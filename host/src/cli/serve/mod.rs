@@ -40,30 +40,46 @@ pub struct Options {
     pub max_processes: Option<usize>,
 }
 
-impl Options {
-    /// Fills what the flags left open from the environment.
+/// What the command line and environment asked for; the settings fill the rest.
+#[derive(Debug, Clone)]
+pub struct Requested {
+    socket: Option<PathBuf>,
+    max_in_flight: Option<usize>,
+    max_processes: Option<usize>,
+}
+
+impl Requested {
+    /// The flags, with the environment where a flag is absent.
     pub fn resolve(
         socket: Option<PathBuf>,
         max_in_flight: Option<usize>,
         max_processes: Option<usize>,
-    ) -> Options {
+    ) -> Requested {
         let env = |name: &str| std::env::var(name).ok().and_then(|v| v.trim().parse().ok());
-        Options {
+        Requested {
             socket,
-            max_in_flight: max_in_flight
-                .or_else(|| env(MAX_IN_FLIGHT_ENV))
+            max_in_flight: max_in_flight.or_else(|| env(MAX_IN_FLIGHT_ENV)),
+            max_processes: max_processes
+                .or_else(|| env(hookhost::runner::slots::MAX_PROCESSES_ENV)),
+        }
+    }
+
+    /// Flags and environment first, then `serve.*` in the user's settings, then the
+    /// defaults.
+    fn with_settings(self, settings: hookhost::config::ServeLimits) -> Options {
+        Options {
+            socket: self.socket,
+            max_in_flight: self
+                .max_in_flight
+                .or(settings.max_in_flight)
                 .unwrap_or(DEFAULT_MAX_IN_FLIGHT)
                 .max(1),
-            // Without the flag, the library reads HOOKHOST_MAX_PROCESSES itself.
-            max_processes,
+            max_processes: self.max_processes.or(settings.max_processes),
         }
     }
 }
 
-pub async fn run(builder: HookSystemBuilder, options: Options) -> anyhow::Result<()> {
-    if let Some(max) = options.max_processes {
-        hookhost::runner::slots::set_max_processes(max);
-    }
+pub async fn run(builder: HookSystemBuilder, requested: Requested) -> anyhow::Result<()> {
     let mut term = Terminate::install();
     if let Err(e) = hookhost::runner::reaper::start() {
         eprintln!(
@@ -71,6 +87,11 @@ pub async fn run(builder: HookSystemBuilder, options: Options) -> anyhow::Result
         );
     }
     let system = reload::Shared::build(&builder).await?;
+    // Settings are read once for the limits: a reload does not resize a running server.
+    let options = requested.with_settings(system.current().serve_limits());
+    if let Some(max) = options.max_processes {
+        hookhost::runner::slots::set_max_processes(max);
+    }
     let reloader = tokio::spawn(reload::reload_loop(builder, system.clone()));
     let served = match &options.socket {
         Some(path) => socket::serve(system, &options, path, &mut term).await,
