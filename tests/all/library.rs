@@ -371,3 +371,37 @@ async fn sticky_blocks_and_session_matchers_through_the_library() {
         .await;
     assert_eq!(resumed.system_message(), Some("resumed"));
 }
+
+/// Issue 9: one `.wasm` named by 32 hooks (different args, so no dedup) is read,
+/// compiled, mapped and pre-instantiated once; every hook still runs with its own
+/// settings.
+#[tokio::test]
+async fn one_wasm_named_by_many_hooks_is_loaded_once() {
+    let p = Project::new();
+    std::fs::copy(hookhost_tests::ECHO_POLICY, p.path("policy.wasm")).unwrap();
+    let hooks: Vec<Value> = (0..32)
+        .map(|i| json!({"type": "plugin", "path": "policy.wasm", "args": [format!("hook-{i}")]}))
+        .collect();
+    let settings = p.settings(json!({"BeforeTool": [{"hooks": hooks}]}));
+    let system = build(&p, &settings);
+    let plugins: Vec<&hookhost::runner::wasm::Plugin> = system
+        .hooks(HookEvent::BeforeTool)
+        .filter_map(|hook| match &hook.runner {
+            hookhost::runner::Runner::Plugin(plugin) => Some(plugin.as_ref()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(plugins.len(), 32, "{:?}", system.diagnostics());
+    assert!(plugins.iter().all(|p| p.shares_module_with(plugins[0])));
+    let result = system
+        .fire(
+            HookEvent::BeforeTool,
+            object(json!({"tool_name": "write_file", "tool_input": {"echo_args": true}})),
+        )
+        .await;
+    let message = result.system_message().unwrap_or_default().to_owned();
+    assert!(
+        message.contains("hook-0") && message.contains("hook-31"),
+        "{message}"
+    );
+}

@@ -17,6 +17,7 @@ pub mod detect;
 pub mod engine;
 pub mod limits;
 pub mod linker;
+pub mod module;
 pub mod pipe;
 pub mod plugin;
 pub mod preopen;
@@ -40,7 +41,14 @@ pub struct WasmEngine {
     shared: Arc<engine::Shared>,
     options: EngineOptions,
     large: Arc<std::sync::OnceLock<Result<Arc<engine::Shared>, HookFailure>>>,
+    modules: Arc<std::sync::Mutex<Modules>>,
 }
+
+/// Compiled modules by engine (pooled or large) and file: one per file, however
+/// many hooks run it. A failure is remembered too, so a broken file is reported by
+/// every hook that names it without being read again.
+type Modules =
+    std::collections::HashMap<(bool, std::path::PathBuf), Result<Arc<module::Compiled>, String>>;
 
 impl WasmEngine {
     /// Creates the engine.
@@ -50,6 +58,7 @@ impl WasmEngine {
                 shared: Arc::new(shared),
                 options: options.clone(),
                 large: Arc::default(),
+                modules: Arc::default(),
             })
             .map_err(HookFailure::Load)
     }
@@ -69,9 +78,10 @@ impl WasmEngine {
         self.shared.pool_error.as_deref()
     }
 
-    /// Loads a plugin.
+    /// Loads a plugin; its file is compiled only the first time any hook names it.
     pub fn load(&self, config: &PluginConfig) -> Result<Arc<Plugin>, HookFailure> {
-        let shared = if config.memory_limit <= self.shared.memory_capacity {
+        let large = config.memory_limit > self.shared.memory_capacity;
+        let shared = if !large {
             &self.shared
         } else {
             self.large
@@ -88,6 +98,18 @@ impl WasmEngine {
                 .as_ref()
                 .map_err(Clone::clone)?
         };
-        Plugin::load(shared, config).map(Arc::new)
+        let compiled = {
+            let mut modules = match self.modules.lock() {
+                Ok(guard) => guard,
+                Err(poisoned) => poisoned.into_inner(),
+            };
+            modules
+                .entry((large, config.path.clone()))
+                .or_insert_with(|| module::Compiled::load(shared, &config.path).map(Arc::new))
+                .clone()
+        };
+        let compiled =
+            compiled.map_err(|e| HookFailure::Load(format!("{}: {e}", config.path.display())))?;
+        Plugin::new(compiled, config).map(Arc::new)
     }
 }

@@ -1,80 +1,60 @@
-//! A loaded plugin and one call of it.
+//! A plugin hook — its settings over a shared compiled module — and one call of it.
 //!
-//! Loading reads the file (refusing anything but a regular file), checks the
-//! `sha256` pin, detects component vs preview-1 module, compiles (or takes the
-//! artifact from the compile cache), refuses denied imports, and pre-instantiates
-//! against the linker, so every failure that can be found before running is found
-//! once, with its cause. A call then only builds a fresh store and instance — no
-//! state survives between calls — under the hook's fuel, memory and wall-clock
-//! limits.
+//! Loading ([`super::module`], once per file) reads the file (refusing anything but
+//! a regular file), detects component vs preview-1 module, compiles (or takes the
+//! artifact from the compile cache), lists denied imports, and pre-instantiates
+//! against the linker; [`Plugin::new`] then checks the hook's `sha256` pin and
+//! preopens. Every failure that can be found before running is found once, with its
+//! cause. A call only builds a fresh store and instance — no state survives between
+//! calls — under the hook's fuel, memory and wall-clock limits.
 
-use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use sha2::{Digest, Sha256};
-use wasmtime::component::Component;
-use wasmtime::{InstancePre, Module, Store, Trap};
+use wasmtime::{Store, Trap};
 use wasmtime_wasi::I32Exit;
-use wasmtime_wasi::p2::bindings::CommandPre;
 
-use super::cache::{CacheStatus, Cached};
-use super::detect::{WasmKind, imports};
-use super::engine::Shared;
+use super::cache::CacheStatus;
+use super::detect::WasmKind;
 use super::limits::Limiter;
-use super::linker::is_granted;
+use super::module::{Compiled, Entry};
 use super::sandbox::{ComponentState, MAX_GUEST_HANDLES, ModuleState, context};
 use crate::config::PluginConfig;
 use crate::runner::{HookFailure, RawOutcome, RunContext, Status};
 
-/// Plugin files larger than this are refused.
-pub const MAX_PLUGIN_BYTES: u64 = 512 * 1024 * 1024;
+pub use super::module::MAX_PLUGIN_BYTES;
 
-enum Entry {
-    Component(CommandPre<ComponentState>),
-    Module(InstancePre<ModuleState>),
-}
-
-/// A plugin ready to run.
+/// A plugin ready to run: one hook's settings over a shared compiled module.
 pub struct Plugin {
     config: PluginConfig,
     program: String,
-    kind: WasmKind,
-    cache: CacheStatus,
-    digest: [u8; 32],
-    ungranted: Vec<String>,
-    entry: Entry,
-    shared: Arc<Shared>,
+    compiled: Arc<Compiled>,
 }
 
 impl std::fmt::Debug for Plugin {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Plugin")
             .field("path", &self.config.path)
-            .field("kind", &self.kind)
-            .field("cache", &self.cache)
+            .field("kind", &self.compiled.kind)
+            .field("cache", &self.compiled.cache)
             .finish_non_exhaustive()
     }
 }
 
 impl Plugin {
-    /// Loads the plugin described by `config`.
-    pub fn load(shared: &Arc<Shared>, config: &PluginConfig) -> Result<Plugin, HookFailure> {
+    /// The plugin described by `config`, running `compiled` (the file at
+    /// `config.path`, loaded once for every hook that names it).
+    pub fn new(compiled: Arc<Compiled>, config: &PluginConfig) -> Result<Plugin, HookFailure> {
         let load = |msg: String| HookFailure::Load(format!("{}: {msg}", config.path.display()));
-        let bytes = read_regular_file(&config.path).map_err(load)?;
-        let digest: [u8; 32] = Sha256::digest(&bytes).into();
         if let Some(pinned) = config.sha256
-            && pinned != digest
+            && pinned != compiled.digest
         {
             return Err(load(format!(
                 "sha256 mismatch: settings pin {}, the file has {}",
                 hex::encode(pinned),
-                hex::encode(digest)
+                hex::encode(compiled.digest)
             )));
         }
-        let kind = WasmKind::detect(&bytes).ok_or_else(|| {
-            load("not a WebAssembly component or module (bad magic number or version)".into())
-        })?;
         for preopen in &config.preopens {
             if !preopen.host.is_dir() {
                 return Err(load(format!(
@@ -83,75 +63,6 @@ impl Plugin {
                 )));
             }
         }
-        let mut ungranted = Vec::new();
-        let (entry, cache) = match kind {
-            WasmKind::Component => {
-                ungranted = imports(&bytes)
-                    .map_err(|e| load(format!("invalid component: {e}")))?
-                    .into_iter()
-                    .filter(|name| !is_granted(name))
-                    .collect();
-                let (component, cache) = compile(
-                    shared,
-                    &bytes,
-                    &digest,
-                    kind,
-                    |b| Component::new(&shared.engine, b),
-                    |b| {
-                        #[allow(unsafe_code)]
-                        // SAFETY: the artifact passed its SHA-256 check and was written by
-                        // this program into the user's private cache (see `cache`); it is
-                        // only ever replaced by rename, never modified in place, so the
-                        // mapping cannot change under wasmtime.
-                        unsafe {
-                            Component::deserialize_file(&shared.engine, b)
-                        }
-                    },
-                    Component::serialize,
-                )
-                .map_err(load)?;
-                let pre = shared
-                    .component_linker
-                    .instantiate_pre(&component)
-                    .map_err(|e| {
-                        load(format!("imports something hookhost does not provide: {e}"))
-                    })?;
-                let pre = CommandPre::new(pre).map_err(|e| {
-                    load(format!(
-                        "does not export wasi:cli/run (build it as a command): {e}"
-                    ))
-                })?;
-                (Entry::Component(pre), cache)
-            }
-            WasmKind::Module => {
-                let (module, cache) = compile(
-                    shared,
-                    &bytes,
-                    &digest,
-                    kind,
-                    |b| Module::new(&shared.engine, b),
-                    |b| {
-                        #[allow(unsafe_code)]
-                        // SAFETY: as for components above.
-                        unsafe {
-                            Module::deserialize_file(&shared.engine, b)
-                        }
-                    },
-                    Module::serialize,
-                )
-                .map_err(load)?;
-                if module.get_export("_start").is_none() {
-                    return Err(load(
-                        "does not export _start (build it as a WASI command)".into(),
-                    ));
-                }
-                let pre = shared
-                    .module_linker
-                    .instantiate_pre(&module)
-                    .map_err(|e| load(format!("imports something hookhost does not grant: {e}")))?;
-                (Entry::Module(pre), cache)
-            }
-        };
         let program = config
             .path
             .file_name()
@@ -160,33 +71,33 @@ impl Plugin {
         Ok(Plugin {
             config: config.clone(),
             program,
-            kind,
-            cache,
-            digest,
-            ungranted,
-            entry,
-            shared: Arc::clone(shared),
+            compiled,
         })
+    }
+
+    /// Whether both run the same compiled module (the same file, loaded once).
+    pub fn shares_module_with(&self, other: &Plugin) -> bool {
+        Arc::ptr_eq(&self.compiled, &other.compiled)
     }
 
     /// Component or module.
     pub fn kind(&self) -> WasmKind {
-        self.kind
+        self.compiled.kind
     }
 
     /// What the compile cache did when this plugin was loaded.
     pub fn cache_status(&self) -> CacheStatus {
-        self.cache
+        self.compiled.cache
     }
 
     /// Imports outside the granted set (e.g. wasi:sockets, which is denied).
     pub fn ungranted_imports(&self) -> &[String] {
-        &self.ungranted
+        &self.compiled.ungranted
     }
 
     /// The SHA-256 of the file.
     pub fn digest(&self) -> &[u8; 32] {
-        &self.digest
+        &self.compiled.digest
     }
 
     /// Runs the plugin once with `input` on stdin, within `timeout`.
@@ -194,7 +105,7 @@ impl Plugin {
     /// that never started must not time out (and fail open) because others ran.
     pub async fn run(&self, input: Arc<[u8]>, timeout: Duration, ctx: &RunContext) -> RawOutcome {
         let queued_at = Instant::now();
-        let Ok(_permit) = self.shared.slots.acquire().await else {
+        let Ok(_permit) = self.compiled.shared.slots.acquire().await else {
             return RawOutcome::failed(HookFailure::Load("the engine is shutting down".into()));
         };
         let queued = queued_at.elapsed();
@@ -227,7 +138,7 @@ impl Plugin {
     /// One call: its status and the fuel it burned.
     async fn call(&self, mut builder: wasmtime_wasi::WasiCtxBuilder) -> (Status, Option<u64>) {
         let limiter = Limiter::new(self.config.memory_limit);
-        match &self.entry {
+        match &self.compiled.entry {
             Entry::Component(pre) => {
                 let mut table = wasmtime::component::ResourceTable::new();
                 table.set_max_capacity(MAX_GUEST_HANDLES);
@@ -274,7 +185,7 @@ impl Plugin {
     }
 
     fn store<T: 'static>(&self, state: T, limiter: fn(&mut T) -> &mut Limiter) -> Store<T> {
-        let mut store = Store::new(&self.shared.engine, state);
+        let mut store = Store::new(&self.compiled.shared.engine, state);
         store.limiter(move |s| limiter(s) as &mut dyn wasmtime::ResourceLimiter);
         // Fuel is on for every store of this engine, so this cannot fail.
         let _ = store.set_fuel(self.config.fuel);
@@ -302,59 +213,4 @@ impl Plugin {
             None => Status::Failed(HookFailure::Trap(format!("{error:#}"))),
         }
     }
-}
-
-/// Compiles `bytes`, going through the compile cache when there is one.
-fn compile<T>(
-    shared: &Shared,
-    bytes: &[u8],
-    digest: &[u8; 32],
-    kind: WasmKind,
-    compile: impl Fn(&[u8]) -> wasmtime::Result<T>,
-    deserialize: impl Fn(&Path) -> wasmtime::Result<T>,
-    serialize: impl Fn(&T) -> wasmtime::Result<Vec<u8>>,
-) -> Result<(T, CacheStatus), String> {
-    let compile_now = || compile(bytes).map_err(|e| format!("invalid {}: {e:#}", kind.as_str()));
-    let Some(cache) = &shared.cache else {
-        return compile_now().map(|t| (t, CacheStatus::Disabled));
-    };
-    let path = cache.path(digest, kind.as_str());
-    let status = match cache.read(&path) {
-        Cached::Valid(artifact) => match deserialize(&artifact) {
-            Ok(t) => return Ok((t, CacheStatus::Hit)),
-            Err(_) => CacheStatus::Corrupt,
-        },
-        Cached::Missing => CacheStatus::Miss,
-        Cached::Corrupt => CacheStatus::Corrupt,
-    };
-    let compiled = compile_now()?;
-    if let Ok(artifact) = serialize(&compiled) {
-        cache.write(&path, &artifact);
-    }
-    Ok((compiled, status))
-}
-
-fn read_regular_file(path: &Path) -> Result<Vec<u8>, String> {
-    use std::io::Read;
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read: {e}"))?;
-    if !meta.is_file() {
-        return Err("not a regular file".into());
-    }
-    if meta.len() > MAX_PLUGIN_BYTES {
-        return Err(format!(
-            "{} bytes, larger than the {MAX_PLUGIN_BYTES}-byte limit",
-            meta.len()
-        ));
-    }
-    // The reported size is not the truth for every "regular" file (`/proc/self/pagemap`
-    // says 0): bound the read itself.
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot read: {e}"))?;
-    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
-    file.take(MAX_PLUGIN_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read: {e}"))?;
-    if bytes.len() as u64 > MAX_PLUGIN_BYTES {
-        return Err(format!("larger than the {MAX_PLUGIN_BYTES}-byte limit"));
-    }
-    Ok(bytes)
 }
