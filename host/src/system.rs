@@ -44,6 +44,7 @@ pub struct HookSystemBuilder {
     sticky_blocks: Option<bool>,
     trace: Option<TraceSink>,
     engine: EngineOptions,
+    only_event: Option<HookEvent>,
 }
 
 impl HookSystemBuilder {
@@ -146,6 +147,14 @@ impl HookSystemBuilder {
         self
     }
 
+    /// Builds only the hooks of `event` (every other event then has none): a caller
+    /// that fires once (`hookhost fire`, `hookhost hook`) need not load the plugins of
+    /// events it will not fire. Settings are still read and reported whole.
+    pub fn only_event(mut self, event: HookEvent) -> Self {
+        self.only_event = Some(event);
+        self
+    }
+
     /// Reads the settings, loads plugins, and builds the system. Problems become
     /// [`HookSystem::diagnostics`]; building itself never fails.
     pub fn build(self) -> HookSystem {
@@ -165,6 +174,7 @@ impl HookSystemBuilder {
         let admitted: Vec<_> = settings
             .entries
             .into_iter()
+            .filter(|entry| self.only_event.is_none_or(|only| only == entry.event))
             .filter(|entry| gate.admits(entry, &mut diagnostics))
             .collect();
         let loader = PluginLoader::new(enabled, &admitted, &self.engine, &project_dir);
@@ -281,6 +291,7 @@ impl HookSystem {
             sticky_blocks: None,
             trace: TraceSink::from_env(),
             engine: EngineOptions::default(),
+            only_event: None,
         }
     }
 

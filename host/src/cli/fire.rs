@@ -81,7 +81,7 @@ fn fire(
     explain: bool,
     notes: Vec<String>,
 ) -> anyhow::Result<bool> {
-    let system = settings.builder().build();
+    let system = settings.builder().only_event(event).build();
     let mut result = fire_built(&system, event, input)?;
     result.warnings.splice(0..0, notes);
     report_env_file(&system);

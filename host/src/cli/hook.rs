@@ -103,7 +103,7 @@ fn fire(
     name: &str,
     mut input: Map<String, Value>,
 ) -> anyhow::Result<(AggregatedHookResult, bool)> {
-    let system = settings.builder_in(project_dir).build();
+    let system = settings.builder_in(project_dir).only_event(event).build();
     let mut load_errors = Vec::new();
     for d in system.diagnostics() {
         if d.is_error() || d.unenforced {
