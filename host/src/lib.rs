@@ -34,6 +34,7 @@ pub mod bus;
 pub mod chain;
 pub mod config;
 pub mod dialect;
+pub mod distribution;
 pub mod env_file;
 pub mod event;
 pub mod input;

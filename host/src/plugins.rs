@@ -69,6 +69,14 @@ impl PluginLoader {
         entry: &HookEntry,
         diagnostics: &mut Vec<Diagnostic>,
     ) -> Runner {
+        if let Some(problem) = config.source.as_ref().and_then(|s| s.problem.as_ref()) {
+            let failure = HookFailure::Load(problem.clone());
+            diagnostics.push(Diagnostic::error(format!(
+                "{}: {}: {failure}",
+                entry.source, entry.location
+            )));
+            return Runner::Broken(failure);
+        }
         #[cfg(feature = "plugins")]
         match &self.engine {
             Some(Ok(engine)) => {

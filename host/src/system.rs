@@ -160,7 +160,17 @@ impl HookSystemBuilder {
     pub fn build(self) -> HookSystem {
         let project_dir = absolute(&self.project_dir);
         let plugins: Vec<PathBuf> = self.claude_plugins.iter().map(|d| absolute(d)).collect();
-        let settings = LoadedSettings::load_with_plugins(&self.settings, &plugins, &project_dir);
+        #[cfg_attr(not(feature = "plugins"), allow(unused_mut))]
+        let mut settings =
+            LoadedSettings::load_with_plugins(&self.settings, &plugins, &project_dir);
+        // `source` plugins become files of the module store (offline) before the
+        // gate hashes them.
+        #[cfg(feature = "plugins")]
+        crate::distribution::resolve::resolve_entries(
+            &mut settings.entries,
+            &settings.verify_rules,
+            &project_dir,
+        );
         let enabled = self.enable_hooks.unwrap_or(settings.enabled);
         let mut diagnostics = settings.diagnostics;
         if !enabled {

@@ -6,6 +6,7 @@
 //! binary with an isolated HOME and system-settings path.
 
 mod common;
+mod registry;
 
 mod adversarial;
 mod aggregation;
@@ -14,6 +15,7 @@ mod chaining;
 mod check;
 mod claude;
 mod cli;
+mod distribution;
 mod environment;
 mod exit_codes;
 mod fidelity;

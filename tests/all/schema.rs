@@ -64,11 +64,9 @@ fn the_schema_is_a_valid_draft_2020_12_schema() {
 #[test]
 fn example_settings_are_valid() {
     let validator = validator();
-    assert_valid(
-        &validator,
-        "examples/settings.json",
-        &read_json(&repo().join("examples/settings.json")),
-    );
+    for example in ["examples/settings.json", "examples/settings-oci.json"] {
+        assert_valid(&validator, example, &read_json(&repo().join(example)));
+    }
 }
 
 /// Every field with a legal value, including the Claude Code event names,

@@ -139,6 +139,9 @@ fn report(system: &HookSystem, enabled: bool) -> ExitCode {
                             "not pinned"
                         }
                     );
+                    if let Some(source) = &p.source {
+                        say!(out, "        {}", describe_source(source, &p.path));
+                    }
                     if let Runner::Broken(failure) = runner {
                         say!(out, "        NOT RUNNABLE: {failure}");
                     }
@@ -153,6 +156,25 @@ fn report(system: &HookSystem, enabled: bool) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// A `source` module: reference, digest, size, where it is cached and whether it is.
+fn describe_source(source: &hookhost::config::ModuleSource, path: &std::path::Path) -> String {
+    let present = source.problem.is_none();
+    let size = std::fs::metadata(path)
+        .ok()
+        .filter(|_| present)
+        .map_or_else(
+            || "size unknown".to_owned(),
+            |m| format!("{} bytes", m.len()),
+        );
+    format!(
+        "source: {}  digest {}  {size}  cached at {} ({})",
+        source.reference,
+        source.digest.as_deref().unwrap_or("not locked"),
+        path.display(),
+        if present { "present" } else { "missing" }
+    )
 }
 
 fn dedup_what(kind: &HookKind) -> &'static str {

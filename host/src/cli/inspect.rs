@@ -71,6 +71,7 @@ fn inspect(file: &Path) -> (String, ExitCode) {
     }
     let config = PluginConfig {
         path: file.to_path_buf(),
+        source: None,
         sha256: None,
         fuel: DEFAULT_FUEL,
         memory_limit: DEFAULT_MEMORY_LIMIT,

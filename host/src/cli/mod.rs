@@ -9,6 +9,7 @@ mod hook;
 mod init;
 mod inspect;
 mod new;
+mod registry;
 mod replay;
 mod serve;
 mod trust;
@@ -128,6 +129,19 @@ enum Command {
         #[command(flatten)]
         settings: SettingsArgs,
     },
+    /// Resolve every plugin `source` of the effective settings to a digest, fetch
+    /// it into the module store, and write `hookhost.lock` beside the project
+    /// settings (`.llxprt/hookhost.lock`). A locked tag is kept (even if it moved in
+    /// the registry) unless `--update` is given.
+    Lock {
+        #[command(flatten)]
+        settings: SettingsArgs,
+        /// Re-resolve tags that are already locked.
+        #[arg(long)]
+        update: bool,
+        #[command(flatten)]
+        registry: registry::RegistryArgs,
+    },
     /// Plugin tools.
     Plugin {
         #[command(subcommand)]
@@ -141,6 +155,34 @@ enum PluginCommand {
     Inspect {
         /// The .wasm file.
         file: PathBuf,
+    },
+    /// Publish a component or preview-1 module as a Wasm OCI artifact (config
+    /// `application/vnd.wasm.config.v0+json`, layer `application/wasm`).
+    Push {
+        /// The .wasm file.
+        file: PathBuf,
+        /// Where: `oci://REGISTRY/REPO:TAG`.
+        reference: String,
+        #[command(flatten)]
+        registry: registry::RegistryArgs,
+    },
+    /// Fetch a module (and its cosign signature, if any) into the module store.
+    Pull {
+        /// `oci://REGISTRY/REPO[:TAG][@sha256:…]`.
+        reference: String,
+        #[command(flatten)]
+        registry: registry::RegistryArgs,
+    },
+    /// Sign a published module with an ECDSA P-256 key, cosign-compatibly (the
+    /// signature is pushed as `sha256-<digest>.sig` in the same repository).
+    Sign {
+        /// `oci://REGISTRY/REPO[:TAG][@sha256:…]`.
+        reference: String,
+        /// The private key (PEM, PKCS#8 or SEC1, unencrypted).
+        #[arg(long, value_name = "FILE")]
+        key: PathBuf,
+        #[command(flatten)]
+        registry: registry::RegistryArgs,
     },
 }
 
@@ -278,9 +320,28 @@ pub fn main() -> ExitCode {
                 }
             }
         }
-        Command::Plugin {
-            command: PluginCommand::Inspect { file },
-        } => inspect::run(&file),
+        Command::Lock {
+            settings,
+            update,
+            registry,
+        } => registry::lock(&settings, update, &registry),
+        Command::Plugin { command } => match command {
+            PluginCommand::Inspect { file } => inspect::run(&file),
+            PluginCommand::Push {
+                file,
+                reference,
+                registry,
+            } => registry::push(&file, &reference, &registry),
+            PluginCommand::Pull {
+                reference,
+                registry,
+            } => registry::pull(&reference, &registry),
+            PluginCommand::Sign {
+                reference,
+                key,
+                registry,
+            } => registry::sign(&reference, &key, &registry),
+        },
     }
 }
 

@@ -44,11 +44,40 @@ pub struct Preopen {
     pub writable: bool,
 }
 
+/// Where a plugin's module comes from when the hook gives `source` (an OCI
+/// reference) instead of `path`: [`crate::distribution`] resolves it to a file of
+/// the module store before the hook is built.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ModuleSource {
+    /// The reference as configured, `oci://REGISTRY/REPO[:TAG][@sha256:…]`.
+    pub reference: String,
+    /// The public key (PEM) a cosign signature of the module must verify with.
+    pub verify_key: Option<PathBuf>,
+    /// The manifest digest used (pinned in the reference or locked), once resolved.
+    pub digest: Option<String>,
+    /// Why the module cannot run (not locked, not pulled, unsigned …), once resolved.
+    pub problem: Option<String>,
+}
+
+/// `tools.verifyPlugins` in user or system settings: every `source` under `prefix`
+/// must carry a cosign signature that verifies with `key` (unless the hook names its
+/// own `verify` key).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VerifyRule {
+    /// A reference prefix, e.g. `oci://ghcr.io/acme/`.
+    pub prefix: String,
+    /// The public key (PEM), resolved.
+    pub key: PathBuf,
+}
+
 /// The settings of a `plugin` hook (CONTRACT §2).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct PluginConfig {
-    /// The `.wasm` file (component or preview-1 module), resolved.
+    /// The `.wasm` file (component or preview-1 module), resolved; for a `source`
+    /// hook, the module's file in the module store.
     pub path: PathBuf,
+    /// The OCI reference the module comes from, if the hook gives `source`.
+    pub source: Option<Box<ModuleSource>>,
     /// The pinned SHA-256 of the file, if any.
     pub sha256: Option<[u8; 32]>,
     /// The fuel budget per call.

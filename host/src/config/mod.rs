@@ -28,7 +28,7 @@ pub use discover::{
 pub use expand::{ExpandVars, PROJECT_DIR_VARS};
 pub use hook::{
     DEFAULT_FUEL, DEFAULT_MEMORY_LIMIT, DEFAULT_TIMEOUT, FailurePolicy, HookKind, HookMode,
-    HookSpec, PluginConfig, Preopen,
+    HookSpec, ModuleSource, PluginConfig, Preopen, VerifyRule,
 };
 pub use source::{SettingsFormat, SettingsSource, SourceKind};
 pub use validate::{
@@ -72,6 +72,8 @@ pub struct LoadedSettings {
     /// When hooks are off: an error per file whose declared hooks will not run
     /// (kept apart: a caller that turns hooks on itself has no such problem).
     pub switched_off: Vec<Diagnostic>,
+    /// `tools.verifyPlugins` of the user's own files (user, system, explicit).
+    pub verify_rules: Vec<VerifyRule>,
 }
 
 impl LoadedSettings {
@@ -123,6 +125,15 @@ impl LoadedSettings {
                     "{source}: tools.enableHooks: ignored in an extension manifest; \
                      only settings files turn hooks on or off"
                 )));
+            }
+            if source.is_repository_scope() && !parsed.verify_rules.is_empty() {
+                // A repository must not choose the key its own modules are checked with.
+                loaded.diagnostics.push(Diagnostic::warning(format!(
+                    "{source}: tools.verifyPlugins: ignored here; only user, system or \
+                     explicit settings can set it (a hook's own \"verify\" still applies)"
+                )));
+            } else {
+                loaded.verify_rules.append(&mut parsed.verify_rules);
             }
             switches.push(layer::FileSwitches::take(&source, &mut parsed));
             loaded.entries.extend(parsed.entries);

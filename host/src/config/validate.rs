@@ -14,10 +14,11 @@ use super::diagnostic::Diagnostic;
 use super::expand::ExpandVars;
 use super::hook::{
     DEFAULT_FUEL, DEFAULT_MEMORY_LIMIT, DEFAULT_TIMEOUT, FailurePolicy, HookKind, HookMode,
-    HookSpec, PluginConfig, Preopen,
+    HookSpec, ModuleSource, PluginConfig, Preopen, VerifyRule,
 };
 use super::source::{SettingsFormat, SettingsSource, SourceKind};
 use crate::dialect::{self, Dialect};
+use crate::distribution::reference::{ModuleRef, SCHEME};
 use crate::event::HookEvent;
 use crate::planner::Matcher;
 
@@ -76,6 +77,8 @@ pub struct ParsedSettings {
     pub unreadable: bool,
     /// `serve.maxInFlight` / `serve.maxProcesses` (`hookhost serve`'s limits).
     pub serve: ServeLimits,
+    /// `tools.verifyPlugins`: signature keys per reference prefix.
+    pub verify_rules: Vec<VerifyRule>,
 }
 
 /// The limits of `hookhost serve` a settings file may set (`"serve": {"maxInFlight":
@@ -182,6 +185,7 @@ pub fn parse_settings(
         max_in_flight: walker.limit(&root, "serve", "maxInFlight"),
         max_processes: walker.limit(&root, "serve", "maxProcesses"),
     };
+    parsed.verify_rules = walker.verify_rules(&root);
     parsed.enable_hooks = match source.format {
         // `tools.enableHooks` (LLxprt), else Gemini CLI's `hooksConfig.enabled` or
         // `hooks.enabled`.
@@ -227,8 +231,10 @@ const COMMON_KEYS: [&str; 6] = [
     "mode",
 ];
 const COMMAND_KEYS: [&str; 1] = ["command"];
-const PLUGIN_KEYS: [&str; 7] = [
+const PLUGIN_KEYS: [&str; 9] = [
     "path",
+    "source",
+    "verify",
     "sha256",
     "fuel",
     "memoryLimit",
@@ -673,6 +679,10 @@ impl Walker<'_> {
         };
         let name = name.unwrap_or_else(|| match &kind {
             HookKind::Command { command } => command.clone(),
+            HookKind::Plugin(PluginConfig {
+                source: Some(source),
+                ..
+            }) => source.reference.clone(),
             HookKind::Plugin(p) => p
                 .path
                 .file_name()
@@ -717,23 +727,40 @@ impl Walker<'_> {
 
     fn plugin(&mut self, at: &str, hook: &Map<String, Value>) -> Option<HookKind> {
         let mut ok = true;
-        let path = match hook.get("path") {
-            Some(Value::String(p)) if !p.trim().is_empty() => Some(self.resolve(p)),
-            Some(other) => {
+        let (path, source) = match (hook.get("path"), hook.get("source")) {
+            (Some(_), Some(_)) => {
+                self.error(
+                    &format!("{at}.source"),
+                    "give either \"path\" or \"source\", not both",
+                );
+                (None, None)
+            }
+            (None, Some(source)) => match self.source(at, hook, source) {
+                Some(source) => (Some(String::new()), Some(Box::new(source))),
+                None => (None, None),
+            },
+            (Some(Value::String(p)), None) if !p.trim().is_empty() => (Some(self.resolve(p)), None),
+            (Some(other), None) => {
                 self.error(
                     &format!("{at}.path"),
                     format!("expected the path of a .wasm file, got {}", show(other)),
                 );
-                None
+                (None, None)
             }
-            None => {
+            (None, None) => {
                 self.error(
                     &format!("{at}.path"),
-                    "missing (required for a plugin hook)",
+                    "missing (a plugin hook needs \"path\" or \"source\")",
                 );
-                None
+                (None, None)
             }
         };
+        if source.is_none() && hook.contains_key("verify") {
+            self.warning(
+                &format!("{at}.verify"),
+                "only a \"source\" module is verified; ignored for \"path\"",
+            );
+        }
         let sha256 = match hook.get("sha256") {
             None | Some(Value::Null) => None,
             Some(Value::String(s)) => match parse_sha256(s) {
@@ -780,6 +807,7 @@ impl Walker<'_> {
         ok.then(|| {
             HookKind::Plugin(PluginConfig {
                 path: path.into(),
+                source,
                 sha256,
                 fuel: fuel.unwrap_or(DEFAULT_FUEL),
                 memory_limit: memory_limit.unwrap_or(DEFAULT_MEMORY_LIMIT),
@@ -787,6 +815,115 @@ impl Walker<'_> {
                 preopens,
                 args,
             })
+        })
+    }
+
+    /// `tools.verifyPlugins`: `[{"prefix": "oci://…", "key": "path/to/cosign.pub"}]`.
+    fn verify_rules(&mut self, root: &Map<String, Value>) -> Vec<VerifyRule> {
+        let at = "tools.verifyPlugins";
+        let Some(value) = root.get("tools").and_then(|t| t.get("verifyPlugins")) else {
+            return Vec::new();
+        };
+        let Value::Array(rules) = value else {
+            if !value.is_null() {
+                self.error(
+                    at,
+                    format!(
+                        "expected a list of {{\"prefix\", \"key\"}}, got {}",
+                        show(value)
+                    ),
+                );
+            }
+            return Vec::new();
+        };
+        let mut parsed = Vec::new();
+        for (i, rule) in rules.iter().enumerate() {
+            let prefix = rule.get("prefix").and_then(Value::as_str).map(str::trim);
+            let key = rule.get("key").and_then(Value::as_str).map(str::trim);
+            match (prefix, key) {
+                (Some(prefix), Some(key)) if !prefix.is_empty() && !key.is_empty() => {
+                    let prefix = if prefix.starts_with(SCHEME) {
+                        prefix.to_owned()
+                    } else {
+                        format!("{SCHEME}{prefix}")
+                    };
+                    parsed.push(VerifyRule {
+                        prefix,
+                        key: self.resolve(key).into(),
+                    });
+                }
+                _ => self.error(
+                    &format!("{at}[{i}]"),
+                    format!(
+                        "expected {{\"prefix\": \"oci://REGISTRY/…\", \"key\": \"path/to/cosign.pub\"}}, got {}; \
+                         the rule is skipped",
+                        show(rule)
+                    ),
+                ),
+            }
+        }
+        parsed
+    }
+
+    /// A plugin's `source` (an OCI reference) and its `verify` key.
+    fn source(
+        &mut self,
+        at: &str,
+        hook: &Map<String, Value>,
+        source: &Value,
+    ) -> Option<ModuleSource> {
+        let reference = match source {
+            Value::String(text) => match ModuleRef::parse(text) {
+                Ok(reference) => reference,
+                Err(problem) => {
+                    self.error(&format!("{at}.source"), problem);
+                    return None;
+                }
+            },
+            other => {
+                self.error(
+                    &format!("{at}.source"),
+                    format!(
+                        "expected a reference such as \"oci://ghcr.io/acme/guard:1.0\", got {}",
+                        show(other)
+                    ),
+                );
+                return None;
+            }
+        };
+        let verify_key = match hook.get("verify") {
+            None | Some(Value::Null) => None,
+            Some(Value::Object(verify)) => match verify.get("key") {
+                Some(Value::String(key)) if !key.trim().is_empty() => {
+                    Some(self.resolve(key).into())
+                }
+                other => {
+                    self.error(
+                        &format!("{at}.verify.key"),
+                        format!(
+                            "expected the path of a cosign public key (PEM), got {}",
+                            other.map_or_else(|| "nothing".to_owned(), show)
+                        ),
+                    );
+                    return None;
+                }
+            },
+            Some(other) => {
+                self.error(
+                    &format!("{at}.verify"),
+                    format!(
+                        "expected {{\"key\": \"path/to/cosign.pub\"}}, got {}",
+                        show(other)
+                    ),
+                );
+                return None;
+            }
+        };
+        Some(ModuleSource {
+            reference: reference.to_string(),
+            verify_key,
+            digest: reference.digest.clone(),
+            problem: None,
         })
     }
 

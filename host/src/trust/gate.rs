@@ -74,31 +74,39 @@ impl TrustGate {
                 };
                 (key, shown)
             }
-            HookKind::Plugin(config) => match file_digest(&config.path) {
-                Ok(sha256) => {
-                    let grants = grants(config);
-                    let shown = format!(
-                        "plugin {} sha256 {} with grants {grants}",
-                        config.path.display(),
-                        hex::encode(sha256)
-                    );
-                    let key = TrustKey::Plugin {
-                        scope,
-                        sha256,
-                        grants,
-                    };
-                    (key, shown)
+            HookKind::Plugin(config) => {
+                match source_problem(config).map_or_else(|| file_digest(&config.path), Err) {
+                    Ok(sha256) => {
+                        let grants = grants(config);
+                        let origin = config.source.as_ref().map_or_else(String::new, |s| {
+                            format!(" ({})", s.digest.as_deref().unwrap_or(&s.reference))
+                        });
+                        let shown = format!(
+                            "plugin {}{origin} sha256 {} with grants {grants}",
+                            config.source.as_ref().map_or_else(
+                                || config.path.display().to_string(),
+                                |s| s.reference.clone()
+                            ),
+                            hex::encode(sha256)
+                        );
+                        let key = TrustKey::Plugin {
+                            scope,
+                            sha256,
+                            grants,
+                        };
+                        (key, shown)
+                    }
+                    Err(e) => {
+                        diagnostics.push(Diagnostic::warning(format!(
+                            "{}: {}: plugin {} cannot be reviewed ({e}); skipped",
+                            entry.source,
+                            entry.location,
+                            config.path.display()
+                        )));
+                        return false;
+                    }
                 }
-                Err(e) => {
-                    diagnostics.push(Diagnostic::warning(format!(
-                        "{}: {}: plugin {} cannot be reviewed ({e}); skipped",
-                        entry.source,
-                        entry.location,
-                        config.path.display()
-                    )));
-                    return false;
-                }
-            },
+            }
         };
         if store.is_trusted(&key) {
             return true;
@@ -128,6 +136,11 @@ impl TrustGate {
         self.untrusted.push((key, what));
         false
     }
+}
+
+/// Why a `source` plugin has no module to review (not locked, not pulled …).
+fn source_problem(config: &PluginConfig) -> Option<String> {
+    config.source.as_ref().and_then(|s| s.problem.clone())
 }
 
 /// What a plugin is granted, as canonical JSON (env sorted by name).

@@ -194,7 +194,7 @@ pub fn check_private(dir: &Path) -> Result<(), String> {
 /// Reads a cache file: `Ok(None)` when absent, `Err` when it is not a regular file
 /// of this user that only this user can write (treated as corrupt: recompiled and
 /// replaced).
-fn read_private_file(path: &Path) -> Result<Option<Vec<u8>>, ()> {
+pub(crate) fn read_private_file(path: &Path) -> Result<Option<Vec<u8>>, ()> {
     use std::io::Read;
     use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
     let mut file = match std::fs::OpenOptions::new()

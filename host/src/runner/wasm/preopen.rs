@@ -69,6 +69,7 @@ mod tests {
     fn config(host: PathBuf) -> PluginConfig {
         PluginConfig {
             path: "p.wasm".into(),
+            source: None,
             sha256: None,
             fuel: 1,
             memory_limit: 1,

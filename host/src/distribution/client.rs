@@ -1,0 +1,396 @@
+//! The registry client (feature `oci`): push, pull and sign Wasm OCI artifacts.
+//!
+//! Built on the Bytecode Alliance's `oci-wasm` (the CNCF Wasm artifact layout) over
+//! `oci-client`. HTTPS always, except for a registry on a loopback address or one the
+//! user names with `--insecure HOST[:PORT]`. Credentials, first found wins:
+//! `HOOKHOST_REGISTRY_TOKEN` (a bearer token), the Docker config
+//! (`$DOCKER_CONFIG/config.json` or `~/.docker/config.json`, `auths` entries; credential
+//! helpers are not run), else anonymous. Secrets are never part of an error message.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use base64::Engine as _;
+use oci_client::client::{ClientConfig, ClientProtocol, Config, ImageLayer};
+use oci_client::errors::{OciDistributionError, OciErrorCode};
+use oci_client::secrets::RegistryAuth;
+use oci_client::{Client, Reference};
+use oci_wasm::{WasmClient, WasmConfig};
+
+use super::manifest::{MANIFEST_MEDIA_TYPE, Manifest};
+use super::reference::{ModuleRef, digest_of};
+use super::signature::{
+    SIGNATURE_ANNOTATION, SIMPLE_SIGNING_MEDIA_TYPE, load_private_key, payload, sign, signature_tag,
+};
+use super::store::{MAX_OBJECT_BYTES, ModuleStore};
+
+/// The environment variable holding a bearer token for every registry.
+pub const TOKEN_ENV: &str = "HOOKHOST_REGISTRY_TOKEN";
+
+/// Manifest types asked for, so that a non-Wasm image gets a clear message instead of
+/// a content-negotiation failure.
+const ACCEPTED_MANIFESTS: [&str; 3] = [
+    MANIFEST_MEDIA_TYPE,
+    "application/vnd.docker.distribution.manifest.v2+json",
+    "application/vnd.oci.image.index.v1+json",
+];
+
+/// A registry operation that failed: the reference and what to do.
+#[derive(Debug, thiserror::Error)]
+#[error("{reference}: {problem}")]
+pub struct ClientError {
+    /// The reference (never with credentials: references carry none).
+    pub reference: String,
+    /// What went wrong and what to do about it.
+    pub problem: String,
+}
+
+/// How to reach registries.
+#[derive(Debug, Clone, Default)]
+pub struct ClientOptions {
+    /// Registries (`HOST` or `HOST:PORT`) reached over plain HTTP.
+    pub insecure: Vec<String>,
+}
+
+/// What `pull` put in the store.
+#[derive(Debug, Clone)]
+pub struct Pulled {
+    /// The manifest digest.
+    pub digest: String,
+    /// The Wasm layer's digest.
+    pub module: String,
+    /// The Wasm layer's size.
+    pub size: u64,
+    /// The module's file in the store.
+    pub path: PathBuf,
+    /// Whether a cosign signature was found (and stored).
+    pub signed: bool,
+}
+
+/// A client for one reference's registry.
+pub struct RegistryClient {
+    client: WasmClient,
+    auth: RegistryAuth,
+}
+
+impl RegistryClient {
+    /// A client for `reference`'s registry with the user's credentials.
+    pub fn new(reference: &ModuleRef, options: &ClientOptions) -> RegistryClient {
+        let mut plain_http: Vec<String> = options.insecure.clone();
+        if reference.is_loopback() {
+            plain_http.push(reference.registry.clone());
+        }
+        let config = ClientConfig {
+            protocol: ClientProtocol::HttpsExcept(plain_http),
+            ..ClientConfig::default()
+        };
+        RegistryClient {
+            client: WasmClient::new(Client::new(config)),
+            auth: credentials(&reference.registry),
+        }
+    }
+
+    /// Publishes a component or preview-1 module; returns the manifest digest.
+    pub async fn push(&self, file: &Path, reference: &ModuleRef) -> Result<String, ClientError> {
+        let fail = |problem: String| ClientError {
+            reference: reference.to_string(),
+            problem,
+        };
+        let bytes = std::fs::read(file)
+            .map_err(|e| fail(format!("cannot read {}: {e}", file.display())))?;
+        let (config, layer) = if wasmparser_is_component(&bytes) {
+            WasmConfig::from_raw_component(bytes, None)
+        } else if bytes.starts_with(b"\0asm") {
+            WasmConfig::from_raw_module(bytes, None)
+        } else {
+            return Err(fail(format!("{} is not a Wasm file", file.display())));
+        }
+        .map_err(|e| fail(format!("{} cannot be packaged: {e:#}", file.display())))?;
+        let oci = oci_reference(reference).map_err(fail)?;
+        self.client
+            .push(&oci, &self.auth, layer, config, None)
+            .await
+            .map_err(|e| match e.downcast::<OciDistributionError>() {
+                Ok(e) => fail(explain(&e)),
+                Err(e) => fail(format!("{e:#}")),
+            })?;
+        let (manifest, _) = self.manifest(reference).await?;
+        Ok(digest_of(&manifest))
+    }
+
+    /// Fetches a module (and its cosign signature, if any) into the store; a corrupt
+    /// or partial copy there is replaced.
+    pub async fn pull(
+        &self,
+        reference: &ModuleRef,
+        store: &ModuleStore,
+    ) -> Result<Pulled, ClientError> {
+        let fail = |problem: String| ClientError {
+            reference: reference.to_string(),
+            problem,
+        };
+        let (bytes, digest) = self.manifest(reference).await?;
+        let manifest = Manifest::parse(&bytes).map_err(fail)?;
+        let layer = manifest.wasm_layer().map_err(fail)?.clone();
+        let pinned = reference.at_digest(&digest);
+        if !store.contains(&layer.digest) {
+            if layer.size > MAX_OBJECT_BYTES {
+                return Err(fail(format!(
+                    "the module is {} bytes, more than the {MAX_OBJECT_BYTES}-byte limit",
+                    layer.size
+                )));
+            }
+            let blob = self.blob(&pinned, &layer.digest).await?;
+            store
+                .write(&layer.digest, &blob)
+                .map_err(|e| fail(e.to_string()))?;
+        }
+        // The manifest last: a manifest in the store means its module is there too.
+        store
+            .write(&digest, &bytes)
+            .map_err(|e| fail(e.to_string()))?;
+        let signed = self.pull_signature(&pinned, &digest, store).await?;
+        Ok(Pulled {
+            path: store.path(&layer.digest),
+            digest,
+            module: layer.digest,
+            size: layer.size,
+            signed,
+        })
+    }
+
+    /// Signs the manifest `reference` names (resolving a tag) with a P-256 private key
+    /// and pushes the signature where cosign puts it; returns the signed digest.
+    pub async fn sign(&self, reference: &ModuleRef, key: &Path) -> Result<String, ClientError> {
+        let fail = |problem: String| ClientError {
+            reference: reference.to_string(),
+            problem,
+        };
+        let key = load_private_key(key).map_err(fail)?;
+        let (bytes, digest) = self.manifest(reference).await?;
+        Manifest::parse(&bytes)
+            .and_then(|m| m.wasm_layer().map(|_| ()))
+            .map_err(fail)?;
+        let payload = payload(reference, &digest);
+        let signature = sign(&key, &payload);
+        let layer = ImageLayer::new(
+            payload,
+            SIMPLE_SIGNING_MEDIA_TYPE.to_owned(),
+            Some(BTreeMap::from([(
+                SIGNATURE_ANNOTATION.to_owned(),
+                signature,
+            )])),
+        );
+        let config = Config::oci_v1(b"{}".to_vec(), None);
+        let target = signature_reference(reference, &digest);
+        let oci = oci_reference(&target).map_err(fail)?;
+        self.client
+            .as_ref()
+            .push(&oci, &[layer], config, &self.auth, None)
+            .await
+            .map_err(|e| fail(explain(&e)))?;
+        Ok(digest)
+    }
+
+    /// The manifest bytes and their digest, checked against a pinned digest.
+    async fn manifest(&self, reference: &ModuleRef) -> Result<(Vec<u8>, String), ClientError> {
+        let fail = |problem: String| ClientError {
+            reference: reference.to_string(),
+            problem,
+        };
+        let oci = oci_reference(reference).map_err(fail)?;
+        let (bytes, _) = self
+            .client
+            .pull_manifest_raw(&oci, &self.auth, &ACCEPTED_MANIFESTS)
+            .await
+            .map_err(|e| fail(explain(&e)))?;
+        let digest = digest_of(&bytes);
+        if let Some(pinned) = &reference.digest
+            && *pinned != digest
+        {
+            return Err(fail(format!(
+                "digest mismatch: the registry sent a manifest with digest {digest}"
+            )));
+        }
+        Ok((bytes.to_vec(), digest))
+    }
+
+    async fn blob(&self, reference: &ModuleRef, digest: &str) -> Result<Vec<u8>, ClientError> {
+        let fail = |problem: String| ClientError {
+            reference: reference.to_string(),
+            problem,
+        };
+        let oci = oci_reference(reference).map_err(fail)?;
+        let mut blob = Vec::new();
+        self.client
+            .pull_blob(&oci, digest, &mut blob)
+            .await
+            .map_err(|e| fail(explain(&e)))?;
+        if digest_of(&blob) != digest {
+            return Err(fail(format!(
+                "digest mismatch: the registry sent {} for {digest}",
+                digest_of(&blob)
+            )));
+        }
+        Ok(blob)
+    }
+
+    /// Stores the cosign signature manifest of `digest` and its payloads; `false`
+    /// when there is none.
+    async fn pull_signature(
+        &self,
+        reference: &ModuleRef,
+        digest: &str,
+        store: &ModuleStore,
+    ) -> Result<bool, ClientError> {
+        let target = signature_reference(reference, digest);
+        let (bytes, signature_digest) = match self.manifest(&target).await {
+            Ok(found) => found,
+            Err(_) => return Ok(false),
+        };
+        let Ok(manifest) = Manifest::parse(&bytes) else {
+            return Ok(false);
+        };
+        let fail = |problem: String| ClientError {
+            reference: target.to_string(),
+            problem,
+        };
+        for layer in manifest
+            .layers
+            .iter()
+            .filter(|l| l.media_type == SIMPLE_SIGNING_MEDIA_TYPE && l.size <= 1024 * 1024)
+        {
+            if !store.contains(&layer.digest) {
+                let payload = self.blob(&target, &layer.digest).await?;
+                store
+                    .write(&layer.digest, &payload)
+                    .map_err(|e| fail(e.to_string()))?;
+            }
+        }
+        store
+            .write(&signature_digest, &bytes)
+            .and_then(|_| store.write_signature_link(digest, &signature_digest))
+            .map_err(|e| fail(e.to_string()))?;
+        Ok(true)
+    }
+}
+
+/// Where cosign keeps the signatures of `digest`: the same repository, tag
+/// `sha256-<hex>.sig`.
+fn signature_reference(reference: &ModuleRef, digest: &str) -> ModuleRef {
+    ModuleRef {
+        tag: Some(signature_tag(digest)),
+        digest: None,
+        ..reference.clone()
+    }
+}
+
+fn oci_reference(reference: &ModuleRef) -> Result<Reference, String> {
+    reference
+        .without_scheme()
+        .parse::<Reference>()
+        .map_err(|e| format!("not a valid registry reference: {e}"))
+}
+
+fn wasmparser_is_component(bytes: &[u8]) -> bool {
+    // The preamble: magic, then version 0x0d 0x00 and layer 0x01 0x00 for components
+    // (modules have version 1, layer 0).
+    bytes.len() >= 8 && bytes.starts_with(b"\0asm") && bytes[6..8] == [0x01, 0x00]
+}
+
+/// A registry error in words a user can act on.
+fn explain(error: &OciDistributionError) -> String {
+    match error {
+        OciDistributionError::UnauthorizedError { .. }
+        | OciDistributionError::AuthenticationFailure(_) => format!(
+            "the registry refused the credentials (401); log in with `docker login` \
+             (hookhost reads ~/.docker/config.json or $DOCKER_CONFIG) or set {TOKEN_ENV}"
+        ),
+        OciDistributionError::ServerError { code: 403, .. } => {
+            "access denied (403): the credentials lack permission for this repository".into()
+        }
+        OciDistributionError::ServerError { code: 401, .. } => {
+            format!("authentication required (401); log in with `docker login` or set {TOKEN_ENV}")
+        }
+        OciDistributionError::ServerError { code: 404, .. }
+        | OciDistributionError::ImageManifestNotFoundError(_) => {
+            "not found in the registry (check the repository and tag)".into()
+        }
+        OciDistributionError::ServerError { code, .. } => {
+            format!("the registry answered HTTP {code}")
+        }
+        OciDistributionError::RegistryError { envelope, .. } => {
+            let codes: Vec<String> = envelope
+                .errors
+                .iter()
+                .map(|e| match e.code {
+                    OciErrorCode::ManifestUnknown
+                    | OciErrorCode::NameUnknown
+                    | OciErrorCode::NotFound
+                    | OciErrorCode::BlobUnknown => "not found in the registry".to_owned(),
+                    OciErrorCode::Unauthorized => format!(
+                        "authentication required; log in with `docker login` or set {TOKEN_ENV}"
+                    ),
+                    OciErrorCode::Denied => "access denied".to_owned(),
+                    _ => format!("{:?}: {}", e.code, e.message),
+                })
+                .collect();
+            codes.join("; ")
+        }
+        OciDistributionError::RequestError(e) => {
+            let what = if e.is_connect() || e.is_timeout() {
+                "the registry is unreachable"
+            } else {
+                "the request failed"
+            };
+            // reqwest's message names the URL only; credentials travel in headers.
+            format!(
+                "{what} ({e}); check the address, the network, or use --insecure HOST for a plain-HTTP registry"
+            )
+        }
+        OciDistributionError::UnsupportedMediaTypeError(t) => {
+            format!("not a Wasm artifact (manifest media type {t})")
+        }
+        other => other.to_string(),
+    }
+}
+
+/// The credentials for `registry`: a token from the environment, else the Docker
+/// config's entry, else anonymous.
+pub fn credentials(registry: &str) -> RegistryAuth {
+    if let Some(token) = std::env::var(TOKEN_ENV).ok().filter(|t| !t.is_empty()) {
+        return RegistryAuth::Bearer(token);
+    }
+    docker_credentials(registry).unwrap_or(RegistryAuth::Anonymous)
+}
+
+fn docker_credentials(registry: &str) -> Option<RegistryAuth> {
+    let dir = match std::env::var_os("DOCKER_CONFIG") {
+        Some(dir) if !dir.is_empty() => PathBuf::from(dir),
+        _ => dirs::home_dir()?.join(".docker"),
+    };
+    let text = std::fs::read_to_string(dir.join("config.json")).ok()?;
+    let config: serde_json::Value = serde_json::from_str(&text).ok()?;
+    let auths = config.get("auths")?.as_object()?;
+    let entry = auths.iter().find_map(|(key, entry)| {
+        let host = key
+            .trim_start_matches("https://")
+            .trim_start_matches("http://")
+            .split('/')
+            .next()
+            .unwrap_or_default();
+        (host == registry).then_some(entry)
+    })?;
+    if let (Some(user), Some(password)) = (
+        entry.get("username").and_then(|v| v.as_str()),
+        entry.get("password").and_then(|v| v.as_str()),
+    ) {
+        return Some(RegistryAuth::Basic(user.to_owned(), password.to_owned()));
+    }
+    let decoded = base64::engine::general_purpose::STANDARD
+        .decode(entry.get("auth")?.as_str()?)
+        .ok()?;
+    let decoded = String::from_utf8(decoded).ok()?;
+    let (user, password) = decoded.split_once(':')?;
+    Some(RegistryAuth::Basic(user.to_owned(), password.to_owned()))
+}

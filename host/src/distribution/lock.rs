@@ -1,0 +1,114 @@
+//! `hookhost.lock`: the digest each tagged `source` resolved to when it was locked.
+//!
+//! It lives beside the project settings (`<project>/.llxprt/hookhost.lock`), is JSON
+//! with sorted keys (so diffs are reviewable), and is written only by `hookhost lock`.
+//! Fires read it: a tag that moved in the registry is not followed until
+//! `hookhost lock --update`. A reference with an explicit `@sha256:` needs no entry.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+/// The lock file's name.
+pub const LOCK_FILE: &str = "hookhost.lock";
+
+/// The format version written.
+pub const LOCK_VERSION: u32 = 1;
+
+/// The lock file of a project.
+pub fn lock_path(project_dir: &Path) -> PathBuf {
+    project_dir.join(".llxprt").join(LOCK_FILE)
+}
+
+/// What a lock file says.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LockFile {
+    /// The format version.
+    pub version: u32,
+    /// Each tagged reference (`oci://REGISTRY/REPO:TAG`) and what it resolved to.
+    pub modules: BTreeMap<String, LockedModule>,
+}
+
+/// One locked reference.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LockedModule {
+    /// The manifest digest (`sha256:…`), what a fire uses.
+    pub digest: String,
+    /// The Wasm layer's digest, for review (the manifest names it too).
+    pub module: String,
+    /// The Wasm layer's size in bytes.
+    pub size: u64,
+}
+
+/// A lock file that cannot be used.
+#[derive(Debug, thiserror::Error)]
+#[error("{path}: {problem}")]
+pub struct LockError {
+    /// The file.
+    pub path: PathBuf,
+    /// What is wrong.
+    pub problem: String,
+}
+
+impl LockFile {
+    /// Reads a lock file; a missing file is an empty lock.
+    pub fn load(path: &Path) -> Result<LockFile, LockError> {
+        let error = |problem: String| LockError {
+            path: path.to_path_buf(),
+            problem,
+        };
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(LockFile {
+                    version: LOCK_VERSION,
+                    ..LockFile::default()
+                });
+            }
+            Err(e) => return Err(error(format!("cannot read: {e}"))),
+        };
+        let lock: LockFile = serde_json::from_str(&text)
+            .map_err(|e| error(format!("not a hookhost lock file: {e}")))?;
+        if lock.version != LOCK_VERSION {
+            return Err(error(format!(
+                "version {} is not supported (expected {LOCK_VERSION})",
+                lock.version
+            )));
+        }
+        Ok(lock)
+    }
+
+    /// Writes the lock file atomically, pretty-printed with a final newline.
+    pub fn save(&self, path: &Path) -> Result<(), LockError> {
+        use std::io::Write;
+        let error = |problem: String| LockError {
+            path: path.to_path_buf(),
+            problem,
+        };
+        let dir = path
+            .parent()
+            .ok_or_else(|| error("has no parent directory".into()))?;
+        std::fs::create_dir_all(dir)
+            .map_err(|e| error(format!("cannot create its directory: {e}")))?;
+        let mut text =
+            serde_json::to_string_pretty(self).map_err(|e| error(format!("cannot encode: {e}")))?;
+        text.push('\n');
+        let mut tmp = tempfile::NamedTempFile::new_in(dir)
+            .map_err(|e| error(format!("cannot write: {e}")))?;
+        tmp.write_all(text.as_bytes())
+            .map_err(|e| error(format!("cannot write: {e}")))?;
+        // A lock file is committed and reviewed like the settings beside it.
+        {
+            use std::os::unix::fs::PermissionsExt;
+            tmp.as_file()
+                .set_permissions(std::fs::Permissions::from_mode(0o644))
+                .map_err(|e| error(format!("cannot write: {e}")))?;
+        }
+        tmp.persist(path)
+            .map_err(|e| error(format!("cannot write: {}", e.error)))?;
+        Ok(())
+    }
+}

@@ -1,0 +1,25 @@
+//! Distributing plugins as OCI artifacts: `"source": "oci://…"` in settings.
+//!
+//! * [`reference`]: parsing `oci://REGISTRY/REPO[:TAG][@sha256:…]`.
+//! * [`manifest`]: the CNCF Wasm OCI artifact layout (what `wkg oci` and `oras` push).
+//! * [`store`]: the per-user content-addressed module store.
+//! * [`lock`]: `hookhost.lock`, the digest each tag was locked to.
+//! * [`signature`]: cosign-compatible key-pair signatures over manifest digests.
+//! * [`resolve`]: a `source` hook → a verified store file, offline, at build time.
+//! * `client` (feature `oci`): the registry client of `push`, `pull`, `sign`, `lock`.
+//!
+//! Only `client` talks to the network, and only the CLI commands that fetch or publish
+//! use it: building a hook system and firing events never do.
+
+pub mod lock;
+pub mod manifest;
+pub mod reference;
+#[cfg(feature = "plugins")]
+pub mod resolve;
+#[cfg(feature = "plugins")]
+pub mod signature;
+#[cfg(feature = "plugins")]
+pub mod store;
+
+#[cfg(feature = "oci")]
+pub mod client;
