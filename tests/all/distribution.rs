@@ -502,6 +502,26 @@ fn upload_blob(registry: &Registry, repo: &str, bytes: &[u8], scratch: &Path) ->
     digest
 }
 
+/// Stores a manifest under a tag, as any OCI client does.
+fn put_manifest(registry: &Registry, repo: &str, tag: &str, manifest: &str, scratch: &Path) {
+    let file = scratch.join("manifest.json");
+    std::fs::write(&file, manifest).unwrap();
+    let out = curl(&[
+        "-X",
+        "PUT",
+        "-H",
+        "Content-Type: application/vnd.oci.image.manifest.v1+json",
+        "--data-binary",
+        &format!("@{}", file.display()),
+        &format!("http://{}/v2/{repo}/manifests/{tag}", registry.host),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 #[test]
 fn artifact_pushed_by_another_client_is_pulled_and_runs() {
     let registry = Registry::start();
@@ -526,22 +546,7 @@ fn artifact_pushed_by_another_client_is_pulled_and_runs() {
         "annotations": {"org.opencontainers.image.title": "echo-policy.wasm"}
     })
     .to_string();
-    let manifest_file = scratch.path().join("manifest.json");
-    std::fs::write(&manifest_file, &manifest).unwrap();
-    let out = curl(&[
-        "-X",
-        "PUT",
-        "-H",
-        "Content-Type: application/vnd.oci.image.manifest.v1+json",
-        "--data-binary",
-        &format!("@{}", manifest_file.display()),
-        &format!("http://{}/v2/other/echo/manifests/v1", registry.host),
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    put_manifest(&registry, "other/echo", "v1", &manifest, scratch.path());
     let manifest_digest = format!("sha256:{}", sha256_hex(manifest.as_bytes()));
 
     let pinned = format!("{}@{manifest_digest}", registry.reference("other/echo:v1"));
@@ -560,21 +565,7 @@ fn artifact_pushed_by_another_client_is_pulled_and_runs() {
     .to_string();
     // The config blob must exist in this repository too.
     upload_blob(&registry, "other/image", config.as_bytes(), scratch.path());
-    std::fs::write(&manifest_file, &image).unwrap();
-    let out = curl(&[
-        "-X",
-        "PUT",
-        "-H",
-        "Content-Type: application/vnd.oci.image.manifest.v1+json",
-        "--data-binary",
-        &format!("@{}", manifest_file.display()),
-        &format!("http://{}/v2/other/image/manifests/v1", registry.host),
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    put_manifest(&registry, "other/image", "v1", &image, scratch.path());
     let image_ref = registry.reference("other/image:v1");
     let refused = hookhost(&p, &["plugin", "pull", &image_ref]);
     assert_eq!(refused.code, 1, "{refused:?}");

@@ -133,18 +133,13 @@ impl RegistryClient {
         let manifest = Manifest::parse(&bytes).map_err(fail)?;
         let layer = manifest.wasm_layer().map_err(fail)?.clone();
         let pinned = reference.at_digest(&digest);
-        if !store.contains(&layer.digest) {
-            if layer.size > MAX_OBJECT_BYTES {
-                return Err(fail(format!(
-                    "the module is {} bytes, more than the {MAX_OBJECT_BYTES}-byte limit",
-                    layer.size
-                )));
-            }
-            let blob = self.blob(&pinned, &layer.digest).await?;
-            store
-                .write(&layer.digest, &blob)
-                .map_err(|e| fail(e.to_string()))?;
+        if layer.size > MAX_OBJECT_BYTES {
+            return Err(fail(format!(
+                "the module is {} bytes, more than the {MAX_OBJECT_BYTES}-byte limit",
+                layer.size
+            )));
         }
+        self.blob_into_store(&pinned, &layer.digest, store).await?;
         // The manifest last: a manifest in the store means its module is there too.
         store
             .write(&digest, &bytes)
@@ -235,6 +230,25 @@ impl RegistryClient {
         Ok(blob)
     }
 
+    /// Fetches a blob into the store unless a valid copy is there (a corrupt one is
+    /// replaced).
+    async fn blob_into_store(
+        &self,
+        reference: &ModuleRef,
+        digest: &str,
+        store: &ModuleStore,
+    ) -> Result<(), ClientError> {
+        if store.contains(digest) {
+            return Ok(());
+        }
+        let blob = self.blob(reference, digest).await?;
+        store.write(digest, &blob).map_err(|e| ClientError {
+            reference: reference.to_string(),
+            problem: e.to_string(),
+        })?;
+        Ok(())
+    }
+
     /// Stores the cosign signature manifest of `digest` and its payloads; `false`
     /// when there is none.
     async fn pull_signature(
@@ -260,12 +274,7 @@ impl RegistryClient {
             .iter()
             .filter(|l| l.media_type == SIMPLE_SIGNING_MEDIA_TYPE && l.size <= 1024 * 1024)
         {
-            if !store.contains(&layer.digest) {
-                let payload = self.blob(&target, &layer.digest).await?;
-                store
-                    .write(&layer.digest, &payload)
-                    .map_err(|e| fail(e.to_string()))?;
-            }
+            self.blob_into_store(&target, &layer.digest, store).await?;
         }
         store
             .write(&signature_digest, &bytes)

@@ -146,23 +146,7 @@ impl ModuleStore {
             });
         }
         let path = self.path(expected);
-        let write_error = |source| StoreError::Write {
-            dir: self.dir.clone(),
-            source,
-        };
-        let objects = self.dir.join("sha256");
-        {
-            use std::os::unix::fs::DirBuilderExt;
-            std::fs::DirBuilder::new()
-                .recursive(true)
-                .mode(0o700)
-                .create(&objects)
-                .map_err(write_error)?;
-        }
-        let mut tmp = tempfile::NamedTempFile::new_in(&objects).map_err(write_error)?;
-        tmp.write_all(bytes).map_err(write_error)?;
-        tmp.as_file().sync_all().map_err(write_error)?;
-        tmp.persist(&path).map_err(|e| write_error(e.error))?;
+        self.write_file(&self.dir.join("sha256"), &path, bytes)?;
         Ok(path)
     }
 
@@ -183,23 +167,30 @@ impl ModuleStore {
         signature_digest: &str,
     ) -> Result<(), StoreError> {
         let path = self.signature_link(manifest_digest);
+        self.write_file(
+            &self.dir.join("signatures"),
+            &path,
+            signature_digest.as_bytes(),
+        )
+    }
+
+    /// Writes `bytes` to `path` in `parent` (created `0700`) atomically: a temporary
+    /// file in the same directory, synced, then renamed into place.
+    fn write_file(&self, parent: &Path, path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
+        use std::os::unix::fs::DirBuilderExt;
         let write_error = |source| StoreError::Write {
             dir: self.dir.clone(),
             source,
         };
-        let parent = self.dir.join("signatures");
-        {
-            use std::os::unix::fs::DirBuilderExt;
-            std::fs::DirBuilder::new()
-                .recursive(true)
-                .mode(0o700)
-                .create(&parent)
-                .map_err(write_error)?;
-        }
-        let mut tmp = tempfile::NamedTempFile::new_in(&parent).map_err(write_error)?;
-        tmp.write_all(signature_digest.as_bytes())
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(parent)
             .map_err(write_error)?;
-        tmp.persist(&path).map_err(|e| write_error(e.error))?;
+        let mut tmp = tempfile::NamedTempFile::new_in(parent).map_err(write_error)?;
+        tmp.write_all(bytes).map_err(write_error)?;
+        tmp.as_file().sync_all().map_err(write_error)?;
+        tmp.persist(path).map_err(|e| write_error(e.error))?;
         Ok(())
     }
 
