@@ -603,3 +603,39 @@ fn a_plugin_gives_path_or_source_and_a_valid_reference() {
         assert!(check.stderr.contains(expected), "{expected}: {check:?}");
     }
 }
+
+/// `hookhost install`: a fresh clone (empty store) gets exactly the locked digest,
+/// even after the tag moved; a tag without a lock entry is refused, naming `lock`;
+/// the lock file is not touched.
+#[test]
+fn install_fetches_exactly_the_locked_digests() {
+    let registry = Registry::start();
+    let p = Project::new();
+    let dir = p.dir().to_str().unwrap().to_owned();
+    let reference = registry.reference("acme/echo:stable");
+    let unlocked = registry.reference("acme/other:1");
+    let first = push(&p, guests::ECHO_POLICY, &reference);
+    settings_with(&p, source_hook(&reference));
+    ok(hookhost(&p, &["lock", "--project-dir", &dir]));
+    let lock = p.read(".llxprt/hookhost.lock");
+    push(&p, guests::ECHO_POLICY_P1, &reference);
+
+    std::fs::remove_dir_all(store(&p)).unwrap();
+    ok(hookhost(&p, &["install", "--project-dir", &dir]));
+    assert_eq!(
+        p.read(".llxprt/hookhost.lock"),
+        lock,
+        "install wrote the lock"
+    );
+    assert_eq!(locked_digest(&p, &reference), first);
+    assert_blocked(&fire(&p));
+
+    push(&p, guests::ECHO_POLICY, &unlocked);
+    p.settings(
+        json!({"BeforeTool": [group(vec![source_hook(&reference), source_hook(&unlocked)])]}),
+    );
+    let refused = hookhost(&p, &["install", "--project-dir", &dir]);
+    assert_eq!(refused.code, 1, "{refused:?}");
+    assert!(refused.stderr.contains("hookhost lock"), "{refused:?}");
+    assert_eq!(p.read(".llxprt/hookhost.lock"), lock);
+}

@@ -142,6 +142,15 @@ enum Command {
         #[command(flatten)]
         registry: registry::RegistryArgs,
     },
+    /// Fetch every plugin `source` of the effective settings into the module store,
+    /// exactly at the digests `hookhost.lock` (or the reference itself) names;
+    /// writes nothing. What a fresh clone runs before its first fire.
+    Install {
+        #[command(flatten)]
+        settings: SettingsArgs,
+        #[command(flatten)]
+        registry: registry::RegistryArgs,
+    },
     /// Plugin tools.
     Plugin {
         #[command(subcommand)]
@@ -324,7 +333,10 @@ pub fn main() -> ExitCode {
             settings,
             update,
             registry,
-        } => registry::lock(&settings, update, &registry),
+        } => registry::fetch(&settings, registry::Fetch::Lock { update }, &registry),
+        Command::Install { settings, registry } => {
+            registry::fetch(&settings, registry::Fetch::Install, &registry)
+        }
         Command::Plugin { command } => match command {
             PluginCommand::Inspect { file } => inspect::run(&file),
             PluginCommand::Push {

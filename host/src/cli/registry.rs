@@ -110,9 +110,24 @@ pub fn sign(reference: &str, key: &Path, args: &RegistryArgs) -> ExitCode {
     run().err().unwrap_or(ExitCode::SUCCESS)
 }
 
-/// `hookhost lock [--update]`: resolves every `source` of the effective settings,
-/// fetches it, and writes `hookhost.lock`.
-pub fn lock(settings: &SettingsArgs, update: bool, args: &RegistryArgs) -> ExitCode {
+/// What [`fetch`] does with the lock file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fetch {
+    /// `hookhost lock [--update]`: resolve, fetch, write the lock.
+    Lock {
+        /// Re-resolve tags that are already locked.
+        update: bool,
+    },
+    /// `hookhost install`: fetch exactly what the lock (or a digest in the
+    /// reference) names; the lock is not written, and a tag without a lock entry
+    /// is an error (a fresh clone gets the reviewed digests, never a moved tag).
+    Install,
+}
+
+/// `hookhost lock [--update]` and `hookhost install`: every `source` of the
+/// effective settings, fetched into the module store.
+pub fn fetch(settings: &SettingsArgs, mode: Fetch, args: &RegistryArgs) -> ExitCode {
+    let update = mode == Fetch::Lock { update: true };
     // Fetching a module is not running it: untrusted hooks are locked too, so that
     // `hookhost trust` can then review the locked modules.
     let system = settings
@@ -161,6 +176,14 @@ pub fn lock(settings: &SettingsArgs, update: bool, args: &RegistryArgs) -> ExitC
             .modules
             .get(&key)
             .filter(|_| !update && reference.digest.is_none());
+        if mode == Fetch::Install && locked.is_none() && reference.digest.is_none() {
+            eprintln!(
+                "hookhost: {text}: not in {}; run `hookhost lock` to resolve it (and review the lock)",
+                path.display()
+            );
+            failed += 1;
+            continue;
+        }
         let fetch = match locked {
             Some(entry) => reference.at_digest(&entry.digest),
             None => reference.clone(),
@@ -198,11 +221,13 @@ pub fn lock(settings: &SettingsArgs, update: bool, args: &RegistryArgs) -> ExitC
             }
         }
     }
-    if let Err(e) = new.save(&path) {
-        eprintln!("hookhost: {e}");
-        return ExitCode::from(1);
+    if mode != Fetch::Install {
+        if let Err(e) = new.save(&path) {
+            eprintln!("hookhost: {e}");
+            return ExitCode::from(1);
+        }
+        println!("wrote {}", path.display());
     }
-    println!("wrote {}", path.display());
     if failed > 0 {
         eprintln!("{failed} reference(s) could not be fetched");
         return ExitCode::from(1);
