@@ -30,6 +30,7 @@
 //! ```
 
 pub mod aggregate;
+mod bounded_read;
 pub mod bus;
 pub mod chain;
 pub mod config;

@@ -232,6 +232,17 @@ impl Project {
         fire_run(command, event, input)
     }
 
+    /// `hookhost trust --project-dir <project> EXTRA…` (e.g. `--list`).
+    pub fn trust(&self, extra: &[&str]) -> Run {
+        let mut command = self.command();
+        command
+            .arg("trust")
+            .arg("--project-dir")
+            .arg(&self.project)
+            .args(extra);
+        run(command, b"")
+    }
+
     /// `hookhost check --project-dir <project> [--settings F…]`.
     pub fn check(&self, settings: &[&Path]) -> Run {
         let mut command = self.command();

@@ -39,16 +39,6 @@ fn tool_call() -> Value {
     json!({"tool_name": "write_file", "tool_input": {"file_path": "/etc/passwd"}})
 }
 
-fn trust(p: &Project, extra: &[&str]) -> crate::common::Run {
-    let mut command = p.command();
-    command
-        .arg("trust")
-        .arg("--project-dir")
-        .arg(p.dir())
-        .args(extra);
-    run(command, b"")
-}
-
 fn cache_dir() -> String {
     format!("{}/plugin-cache", env!("CARGO_TARGET_TMPDIR"))
 }
@@ -173,7 +163,7 @@ fn approving_a_plugin_does_not_approve_wider_grants() {
             {"type": "plugin", "path": "policy.wasm", "args": ["writefile"], "preopens": preopens}]}]}})
     };
     p.settings_raw(&hook(json!([])));
-    assert_eq!(trust(&p, &[]).code, 0);
+    assert_eq!(p.trust(&[]).code, 0);
     // The repository now hands the approved module a writable $HOME.
     p.settings_raw(&hook(
         json!([{"host": p.home(), "guest": "/home", "writable": true}]),
@@ -192,7 +182,7 @@ fn approving_a_plugin_does_not_approve_wider_grants() {
         "{}",
         fired.stderr
     );
-    let listed = trust(&p, &["--list"]).stdout_text();
+    let listed = p.trust(&["--list"]).stdout_text();
     assert!(listed.contains("\"writable\":true"), "{listed}");
 }
 
@@ -432,12 +422,12 @@ fn editing_an_approved_script_needs_a_new_approval() {
     p.executable("hooks/lint.sh", "#!/bin/sh\ntouch approved-ran\n");
     p.settings_raw(&json!({"hooks": {"AfterTool": [{"hooks": [
         {"type": "command", "name": "lint", "command": "\"$LLXPRT_PROJECT_DIR\"/hooks/lint.sh"}]}]}}));
-    let listed = trust(&p, &["--list"]).stdout_text();
+    let listed = p.trust(&["--list"]).stdout_text();
     assert!(
         listed.contains("hooks/lint.sh"),
         "trust must show the command: {listed}"
     );
-    assert_eq!(trust(&p, &[]).code, 0);
+    assert_eq!(p.trust(&[]).code, 0);
     p.fire("AfterTool", json!({"tool_name": "x"}));
     assert!(p.exists("approved-ran"));
     p.executable("hooks/lint.sh", "#!/bin/sh\ntouch changed-ran\n");
@@ -452,7 +442,7 @@ fn a_repository_copy_of_the_users_guard_cannot_replace_it() {
     user_guard(&p, true);
     p.settings_raw(&json!({"hooks": {"BeforeTool": [{"hooks": [
         {"type": "command", "command": GUARD, "mode": "monitor"}]}]}}));
-    assert_eq!(trust(&p, &[]).code, 0);
+    assert_eq!(p.trust(&[]).code, 0);
     let fired = p.fire("BeforeTool", tool_call());
     assert_eq!(
         fired.code, 2,

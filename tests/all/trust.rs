@@ -17,16 +17,6 @@ fn require_trust_for_user(p: &Project) {
     .unwrap();
 }
 
-fn trust(p: &Project, extra: &[&str]) -> crate::common::Run {
-    let mut command = p.command();
-    command
-        .arg("trust")
-        .arg("--project-dir")
-        .arg(p.dir())
-        .args(extra);
-    run(command, b"")
-}
-
 fn input() -> serde_json::Value {
     json!({"tool_name": "write_file", "tool_input": {}})
 }
@@ -54,7 +44,7 @@ fn untrusted_project_command_is_skipped_until_approved() {
         fired.stderr
     );
 
-    let listed = trust(&p, &["--list"]);
+    let listed = p.trust(&["--list"]);
     assert!(
         listed.stdout_text().contains("not approved"),
         "{}",
@@ -66,7 +56,7 @@ fn untrusted_project_command_is_skipped_until_approved() {
         "--list approves nothing"
     );
 
-    let approved = trust(&p, &[]);
+    let approved = p.trust(&[]);
     assert_eq!(approved.code, 0, "{}", approved.stderr);
     assert!(
         approved.stdout_text().contains("approved"),
@@ -95,7 +85,7 @@ fn plugins_are_trusted_by_digest() {
         0,
         "untrusted plugin must not run"
     );
-    assert_eq!(trust(&p, &[]).code, 0);
+    assert_eq!(p.trust(&[]).code, 0);
     assert_eq!(p.fire("BeforeTool", blocked_input.clone()).code, 2);
     // Another file at the same path is another plugin.
     std::fs::copy(guests::ECHO_POLICY_P1, p.path("policy.wasm")).unwrap();

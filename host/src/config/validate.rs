@@ -104,30 +104,7 @@ pub fn load_file(source: Arc<SettingsSource>, project_dir: &Path) -> ParsedSetti
 }
 
 fn read_text(path: &Path) -> Result<String, String> {
-    use std::io::Read;
-    // Check the type first: reading a FIFO or a device would block or never end.
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read: {e}"))?;
-    if !meta.is_file() {
-        return Err("not a regular file".to_owned());
-    }
-    if meta.len() > MAX_SETTINGS_BYTES {
-        return Err(format!(
-            "file is {} bytes, larger than the {MAX_SETTINGS_BYTES}-byte limit",
-            meta.len()
-        ));
-    }
-    // The reported size is not the truth for every "regular" file (`/proc/self/pagemap`
-    // says 0 and never ends): bound the read itself.
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot read: {e}"))?;
-    let mut bytes = Vec::new();
-    file.take(MAX_SETTINGS_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read: {e}"))?;
-    if bytes.len() as u64 > MAX_SETTINGS_BYTES {
-        return Err(format!(
-            "file is larger than the {MAX_SETTINGS_BYTES}-byte limit"
-        ));
-    }
+    let bytes = crate::bounded_read::read_regular_file(path, MAX_SETTINGS_BYTES)?;
     String::from_utf8(bytes).map_err(|e| format!("not UTF-8: {e}"))
 }
 

@@ -54,7 +54,7 @@ impl Compiled {
     /// Reads, checks, compiles and pre-instantiates the file at `path`; the error
     /// names the cause (the caller adds the path).
     pub fn load(shared: &Arc<Shared>, path: &Path) -> Result<Compiled, String> {
-        let bytes = read_regular_file(path)?;
+        let bytes = crate::bounded_read::read_regular_file(path, MAX_PLUGIN_BYTES)?;
         let digest: [u8; 32] = Sha256::digest(&bytes).into();
         let kind = WasmKind::detect(&bytes).ok_or_else(|| {
             "not a WebAssembly component or module (bad magic number or version)".to_owned()
@@ -159,29 +159,4 @@ fn compile<T>(
         cache.write(&path, &artifact);
     }
     Ok((compiled, status))
-}
-
-fn read_regular_file(path: &Path) -> Result<Vec<u8>, String> {
-    use std::io::Read;
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read: {e}"))?;
-    if !meta.is_file() {
-        return Err("not a regular file".into());
-    }
-    if meta.len() > MAX_PLUGIN_BYTES {
-        return Err(format!(
-            "{} bytes, larger than the {MAX_PLUGIN_BYTES}-byte limit",
-            meta.len()
-        ));
-    }
-    // The reported size is not the truth for every "regular" file (`/proc/self/pagemap`
-    // says 0): bound the read itself.
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot read: {e}"))?;
-    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
-    file.take(MAX_PLUGIN_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read: {e}"))?;
-    if bytes.len() as u64 > MAX_PLUGIN_BYTES {
-        return Err(format!("larger than the {MAX_PLUGIN_BYTES}-byte limit"));
-    }
-    Ok(bytes)
 }

@@ -1,0 +1,31 @@
+//! Reading a whole file the host must parse (settings, plugin modules) with a bound
+//! that holds even when the file lies about its size.
+
+use std::io::Read;
+use std::path::Path;
+
+/// Reads `path` if it is a regular file of at most `max` bytes. The type is checked
+/// first (a FIFO or a device would block or never end), then the reported size, and
+/// then the read itself is bounded: `/proc/self/pagemap` is a "regular file" of size
+/// 0 that reads on for gigabytes. The error says why, without the path.
+pub(crate) fn read_regular_file(path: &Path, max: u64) -> Result<Vec<u8>, String> {
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read: {e}"))?;
+    if !meta.is_file() {
+        return Err("not a regular file".to_owned());
+    }
+    if meta.len() > max {
+        return Err(format!(
+            "file is {} bytes, larger than the {max}-byte limit",
+            meta.len()
+        ));
+    }
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read: {e}"))?;
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.take(max.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read: {e}"))?;
+    if bytes.len() as u64 > max {
+        return Err(format!("file is larger than the {max}-byte limit"));
+    }
+    Ok(bytes)
+}
