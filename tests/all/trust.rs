@@ -5,7 +5,7 @@
 use hookhost_tests as guests;
 use serde_json::json;
 
-use crate::common::{Project, run};
+use crate::common::Project;
 
 fn require_trust_for_user(p: &Project) {
     let dir = p.home().join(".llxprt");
