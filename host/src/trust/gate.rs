@@ -75,7 +75,7 @@ impl TrustGate {
                 (key, shown)
             }
             HookKind::Plugin(config) => {
-                match source_problem(config).map_or_else(|| file_digest(&config.path), Err) {
+                match source_problem(config).map_or_else(|| reviewed_digest(config), Err) {
                     Ok(sha256) => {
                         let grants = grants(config);
                         let origin = config.source.as_ref().map_or_else(String::new, |s| {
@@ -159,6 +159,17 @@ fn grants(config: &PluginConfig) -> String {
         )
         .collect();
     json!({"preopens": preopens, "env": env, "args": config.args}).to_string()
+}
+
+/// The digest an approval is for. A pinned plugin (a `sha256` in settings, or the
+/// locked digest of a `source`) is approved by its pin without reading the file
+/// again: the loader refuses any file whose bytes do not match the pin, so only
+/// those bytes can run. Otherwise the file is hashed here.
+fn reviewed_digest(config: &PluginConfig) -> Result<[u8; 32], String> {
+    match config.sha256 {
+        Some(pin) => Ok(pin),
+        None => file_digest(&config.path),
+    }
 }
 
 /// The SHA-256 of a plugin file, read in a stream with a bound.
