@@ -49,6 +49,30 @@ fn assert_valid(validator: &Validator, what: &str, instance: &Value) {
     );
 }
 
+/// `docs/settings.schema.json` is generated from the types that read settings, so
+/// the two cannot drift; `HOOKHOST_BLESS=1` rewrites it.
+#[test]
+fn the_committed_schema_is_the_generated_one() {
+    let generated = serde_json::to_string_pretty(&hookhost::config::settings_schema())
+        .expect("a schema serialises")
+        + "\n";
+    let path = repo().join("docs/settings.schema.json");
+    if std::env::var_os("HOOKHOST_BLESS").is_some() {
+        // Other tests read the file meanwhile: replace it whole.
+        let dir = path.parent().expect("docs/");
+        let mut file = tempfile::NamedTempFile::new_in(dir).expect("temp file");
+        std::io::Write::write_all(&mut file, generated.as_bytes()).expect("write");
+        file.persist(&path).expect("replace docs/settings.schema.json");
+        return;
+    }
+    let committed = std::fs::read_to_string(&path).expect("docs/settings.schema.json");
+    assert!(
+        committed == generated,
+        "docs/settings.schema.json is not the schema generated from the settings types; \
+         regenerate it with `HOOKHOST_BLESS=1 cargo test -p hookhost --test all schema::`"
+    );
+}
+
 #[test]
 fn the_schema_is_a_valid_draft_2020_12_schema() {
     let schema = schema();

@@ -4,6 +4,9 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use schemars::JsonSchema;
+use serde::Deserialize;
+
 /// Default wall-clock timeout of a hook (seeds/001 §6.2).
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_millis(60_000);
 /// Default fuel (roughly, Wasm instructions) a plugin may burn per call.
@@ -12,7 +15,8 @@ pub const DEFAULT_FUEL: u64 = 10_000_000_000;
 pub const DEFAULT_MEMORY_LIMIT: u64 = 128 * 1024 * 1024;
 
 /// What a failed hook (crash, timeout, limit, bad exit code) means for the operation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
 pub enum FailurePolicy {
     /// Fail open: warn and proceed (the spec's behaviour).
     #[default]
@@ -22,7 +26,8 @@ pub enum FailurePolicy {
 }
 
 /// Whether a hook's decisions are enforced.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
 pub enum HookMode {
     /// Its blocks block and its stops stop (the default).
     #[default]

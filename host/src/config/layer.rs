@@ -24,7 +24,7 @@ use std::sync::Arc;
 use super::diagnostic::Diagnostic;
 use super::hook::HookKind;
 use super::source::{SettingsSource, SourceKind};
-use super::validate::{HookEntry, ParsedSettings};
+use super::settings::{HookEntry, ParsedSettings};
 
 /// What one file says about the switches, kept until every file is read.
 pub(super) struct FileSwitches {

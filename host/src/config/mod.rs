@@ -13,8 +13,8 @@ mod discover;
 mod expand;
 mod hook;
 mod layer;
+mod settings;
 mod source;
-mod validate;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -31,8 +31,9 @@ pub use hook::{
     HookSpec, ModuleSource, PluginConfig, Preopen, VerifyRule,
 };
 pub use source::{SettingsFormat, SettingsSource, SourceKind};
-pub use validate::{
+pub use settings::{
     HookEntry, MAX_SETTINGS_BYTES, ParsedSettings, ServeLimits, load_file, parse_settings,
+    settings_schema,
 };
 
 /// Where settings come from.

@@ -1,0 +1,127 @@
+//! A hook group: `matcher`, `sequential`, and its hooks. A wrong matcher or
+//! `sequential` skips the group; a bad hook skips only itself.
+
+use std::sync::Arc;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use super::HookEntry;
+use super::field::{Field, Section};
+use super::hook::{self, Hook};
+use super::report::Report;
+use crate::dialect::Dialect;
+use crate::event::HookEvent;
+use crate::planner::Matcher;
+
+/// A group of hooks sharing a matcher.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(default)]
+#[schemars(deny_unknown_fields, extend("required" = ["hooks"]))]
+pub(crate) struct Group {
+    /// BeforeTool, AfterTool: regular expression tested against tool_name
+    /// (unanchored). SessionStart, SessionEnd, PreCompress: compared exactly with the
+    /// input's source, reason, trigger. Absent, "" or "*" = everything. Other events
+    /// have no matcher.
+    matcher: Field<Option<String>>,
+    /// Run the hooks one by one, each seeing the previous answer (default false).
+    sequential: Field<Option<bool>>,
+    /// The hooks, in order.
+    hooks: Field<Vec<Section<Hook>>>,
+}
+
+/// Appends the hooks of `group` (at `at`, e.g. `hooks.BeforeTool[0]`) that can run.
+pub(super) fn entries(
+    (event, dialect): (HookEvent, Dialect),
+    at: &str,
+    group: Section<Group>,
+    report: &mut Report<'_>,
+    out: &mut Vec<HookEntry>,
+) {
+    let (group, unknown) = match group {
+        Section::Ok(group, unknown) => (group, unknown),
+        Section::Absent => return,
+        Section::Wrong(value) => {
+            let got = super::value::show(&value);
+            report.error(at, format!("expected a hook group object, got {got}"));
+            return;
+        }
+    };
+    let Ok(matcher_raw) = report.take(
+        &format!("{at}.matcher"),
+        group.matcher,
+        "a regular expression string",
+    ) else {
+        return group_skipped(report);
+    };
+    let Ok(sequential) = report.take(&format!("{at}.sequential"), group.sequential, "true or false")
+    else {
+        return group_skipped(report);
+    };
+    for key in unknown {
+        report.warning(&format!("{at}.{key}"), "unknown key, ignored");
+    }
+    let hooks = match group.hooks {
+        Field::Absent => {
+            report.error(&format!("{at}.hooks"), "missing (required)");
+            return;
+        }
+        hooks => match report.take(&format!("{at}.hooks"), hooks, "an array of hooks") {
+            Ok(hooks) => hooks.unwrap_or_default(),
+            Err(()) => return,
+        },
+    };
+    let matcher = matcher(event, dialect, at, matcher_raw.flatten().as_deref(), report);
+    for (h, hook) in hooks.into_iter().enumerate() {
+        let location = format!("{at}.hooks[{h}]");
+        if let Some(spec) = hook::spec(&location, hook, report) {
+            out.push(HookEntry {
+                event,
+                dialect,
+                matcher: matcher.clone(),
+                sequential: sequential.flatten().unwrap_or(false),
+                spec,
+                source: Arc::clone(report.source),
+                location,
+                other_name: None,
+            });
+        }
+    }
+}
+
+/// Appends "; the group is skipped" to the error just reported.
+fn group_skipped(report: &mut Report<'_>) {
+    if let Some(last) = report.diagnostics.last_mut() {
+        last.message.push_str("; the group is skipped");
+    }
+}
+
+/// The group's matcher, as the event and dialect read it.
+fn matcher(
+    event: HookEvent,
+    dialect: Dialect,
+    at: &str,
+    raw: Option<&str>,
+    report: &mut Report<'_>,
+) -> Matcher {
+    // Claude Code: a plain name (or `A|B` list) is exact, anything else a regex.
+    let claude_matcher = dialect == Dialect::Claude && event.matcher_field().is_some();
+    // LLxprt/Gemini Notification has no matcher (seeds/001); Claude's filters on
+    // `notification_type`.
+    let llxprt_notification = dialect != Dialect::Claude && event == HookEvent::Notification;
+    let (matcher, warning) = if claude_matcher {
+        Matcher::claude(raw)
+    } else if event.has_tool_name() || event == HookEvent::Other {
+        Matcher::compile(raw)
+    } else if event.matcher_field().is_some() && !llxprt_notification {
+        (Matcher::exact(raw), None)
+    } else {
+        let warning = (!Matcher::exact(raw).is_all())
+            .then(|| format!("{event} has no tool name; the matcher is ignored"));
+        (Matcher::All, warning)
+    };
+    if let Some(warning) = warning {
+        report.warning(&format!("{at}.matcher"), warning);
+    }
+    matcher
+}

@@ -1,0 +1,323 @@
+//! A plugin hook's own fields: where its module comes from (`path` or `source` +
+//! `verify`), its pin, limits and grants (`env`, `preopens`, `args`), and the checks
+//! serde cannot express (one of path/source, clamps, path expansion, which
+//! variables a repository's `env` may expand).
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+use super::field::{Field, Section};
+use super::hook::Hook;
+use super::report::Report;
+use super::value::{Count, show};
+use crate::config::hook::{
+    DEFAULT_FUEL, DEFAULT_MEMORY_LIMIT, HookKind, ModuleSource, PluginConfig, Preopen,
+};
+use crate::distribution::reference::ModuleRef;
+
+/// The largest `memoryLimit` a plugin may have: all of a 32-bit guest's address
+/// space. Larger ones are clamped (with a warning): the pool reserves address space
+/// per memory, and the limit is a total over every memory and table of the guest.
+pub(crate) const MAX_MEMORY_LIMIT: u64 = 4 * 1024 * 1024 * 1024;
+
+/// `verify`: the key a `source` module's signature must verify with.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(default)]
+#[schemars(deny_unknown_fields, extend("required" = ["key"]))]
+pub(crate) struct VerifySettings {
+    /// A cosign public key (PEM, ECDSA P-256), resolved like `path`.
+    #[schemars(regex(pattern = r"\S"))]
+    key: Field<String>,
+}
+
+/// A host directory the guest may open.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(default)]
+#[schemars(deny_unknown_fields, extend("required" = ["host", "guest"]))]
+pub(crate) struct PreopenSettings {
+    /// The host directory; relative paths resolve like `path`; $VAR and ~ are expanded.
+    #[schemars(length(min = 1))]
+    host: Field<String>,
+    /// Where the guest sees it: an absolute path such as /project.
+    #[schemars(regex(pattern = "^/"))]
+    guest: Field<String>,
+    /// Allow writes, creates, renames and deletes (default false).
+    writable: Field<Option<bool>>,
+}
+
+/// Checks the plugin fields of `hook`; `None` (with errors) when it cannot run.
+pub(super) fn config(at: &str, hook: Hook, report: &mut Report<'_>) -> Option<HookKind> {
+    let mut ok = true;
+    let verify_given = !hook.verify.is_absent();
+    let (path, source) = match (hook.path, hook.source) {
+        (path, source) if !path.is_absent() && !source.is_absent() => {
+            report.error(
+                &format!("{at}.source"),
+                "give either \"path\" or \"source\", not both",
+            );
+            (None, None)
+        }
+        (Field::Absent, Field::Absent) => {
+            report.error(
+                &format!("{at}.path"),
+                "missing (a plugin hook needs \"path\" or \"source\")",
+            );
+            (None, None)
+        }
+        (Field::Absent, source) => match module_source(at, source, hook.verify, report) {
+            Some(source) => (Some(String::new()), Some(Box::new(source))),
+            None => (None, None),
+        },
+        (Field::Ok(p), _) if !p.trim().is_empty() => (Some(report.resolve(&p)), None),
+        (path, _) => {
+            report.error(
+                &format!("{at}.path"),
+                format!("expected the path of a .wasm file, got {}", got(&path)),
+            );
+            (None, None)
+        }
+    };
+    if source.is_none() && verify_given {
+        report.warning(
+            &format!("{at}.verify"),
+            "only a \"source\" module is verified; ignored for \"path\"",
+        );
+    }
+    let sha256 = match report.take(&format!("{at}.sha256"), hook.sha256, "64 hexadecimal digits") {
+        Ok(Some(Some(text))) => {
+            let digest = parse_sha256(&text);
+            if digest.is_none() {
+                let got = show(&Value::String(text));
+                report.error(&format!("{at}.sha256"), format!("expected 64 hexadecimal digits, got {got}"));
+                ok = false;
+            }
+            digest
+        }
+        Ok(_) => None,
+        Err(()) => {
+            ok = false;
+            None
+        }
+    };
+    let fuel = report
+        .take_or_flag(&format!("{at}.fuel"), hook.fuel, "an instruction budget (a positive integer)", &mut ok)
+        .flatten();
+    let memory_limit = report
+        .take_or_flag(&format!("{at}.memoryLimit"), hook.memory_limit, "a number of bytes (a positive integer)", &mut ok)
+        .flatten()
+        .map(|Count(limit)| {
+            if limit > MAX_MEMORY_LIMIT {
+                report.warning(
+                    &format!("{at}.memoryLimit"),
+                    format!(
+                        "{limit} bytes is more than the maximum of {MAX_MEMORY_LIMIT} (4 GiB); clamped to it"
+                    ),
+                );
+            }
+            limit.min(MAX_MEMORY_LIMIT)
+        });
+    let env = env(at, hook.env, report, &mut ok);
+    let args = args(at, hook.args, report, &mut ok);
+    let preopens = preopens(at, hook.preopens, report, &mut ok);
+    let path = path?;
+    ok.then(|| {
+        HookKind::Plugin(PluginConfig {
+            path: path.into(),
+            source,
+            sha256,
+            fuel: fuel.map_or(DEFAULT_FUEL, |Count(n)| n),
+            memory_limit: memory_limit.unwrap_or(DEFAULT_MEMORY_LIMIT),
+            env,
+            preopens,
+            args,
+        })
+    })
+}
+
+/// A string field as it appears in messages ("nothing" when absent).
+fn got(field: &Field<String>) -> String {
+    match field {
+        Field::Absent => "nothing".to_owned(),
+        Field::Ok(text) => show(&Value::String(text.clone())),
+        Field::Wrong(value) => show(value),
+    }
+}
+
+/// A plugin's `source` (an OCI reference) and its `verify` key.
+fn module_source(
+    at: &str,
+    source: Field<String>,
+    verify: Field<Option<Section<VerifySettings>>>,
+    report: &mut Report<'_>,
+) -> Option<ModuleSource> {
+    let reference = match source {
+        Field::Ok(text) => match ModuleRef::parse(&text) {
+            Ok(reference) => reference,
+            Err(problem) => {
+                report.error(&format!("{at}.source"), problem);
+                return None;
+            }
+        },
+        other => {
+            report.error(
+                &format!("{at}.source"),
+                format!(
+                    "expected a reference such as \"oci://ghcr.io/acme/guard:1.0\", got {}",
+                    got(&other)
+                ),
+            );
+            return None;
+        }
+    };
+    let verify_key = match verify {
+        Field::Absent | Field::Ok(None) => None,
+        Field::Ok(Some(Section::Ok(verify, _))) => match verify.key {
+            Field::Ok(key) if !key.trim().is_empty() => Some(report.resolve(&key).into()),
+            other => {
+                report.error(
+                    &format!("{at}.verify.key"),
+                    format!(
+                        "expected the path of a cosign public key (PEM), got {}",
+                        got(&other)
+                    ),
+                );
+                return None;
+            }
+        },
+        Field::Ok(Some(Section::Wrong(other))) | Field::Wrong(other) => {
+            report.error(
+                &format!("{at}.verify"),
+                format!(
+                    "expected {{\"key\": \"path/to/cosign.pub\"}}, got {}",
+                    show(&other)
+                ),
+            );
+            return None;
+        }
+        Field::Ok(Some(Section::Absent)) => None,
+    };
+    Some(ModuleSource {
+        reference: reference.to_string(),
+        verify_key,
+        digest: reference.digest.clone(),
+        problem: None,
+    })
+}
+
+fn parse_sha256(s: &str) -> Option<[u8; 32]> {
+    let mut digest = [0u8; 32];
+    hex::decode_to_slice(s.trim(), &mut digest).ok()?;
+    Some(digest)
+}
+
+/// `env`; a repository's values expand only the project-dir variables.
+fn env(
+    at: &str,
+    field: Field<Option<Map<String, Value>>>,
+    report: &mut Report<'_>,
+    ok: &mut bool,
+) -> Vec<(String, String)> {
+    let expected = "an object of strings";
+    let Some(map) = report.take_or_flag(&format!("{at}.env"), field, expected, ok).flatten() else {
+        return Vec::new();
+    };
+    let mut env = Vec::with_capacity(map.len());
+    for (k, v) in map {
+        match v {
+            Value::String(s) if !k.is_empty() && !k.contains('=') => {
+                let value = if report.source.is_repository_scope() {
+                    report.vars.expand_project_vars(&s)
+                } else {
+                    report.vars.expand(&s)
+                };
+                env.push((k, value.into_owned()));
+            }
+            other => {
+                report.error(
+                    &format!("{at}.env.{k}"),
+                    format!(
+                        "expected a string value under a name without '=', got {}",
+                        show(&other)
+                    ),
+                );
+                *ok = false;
+            }
+        }
+    }
+    env
+}
+
+/// `args`, each checked.
+fn args(
+    at: &str,
+    field: Field<Option<Vec<Field<String>>>>,
+    report: &mut Report<'_>,
+    ok: &mut bool,
+) -> Vec<String> {
+    let expected = "an array of strings";
+    let items = report.take_or_flag(&format!("{at}.args"), field, expected, ok);
+    let mut args = Vec::new();
+    for (i, item) in items.flatten().unwrap_or_default().into_iter().enumerate() {
+        let at = format!("{at}.args[{i}]");
+        if let Some(arg) = report.take_or_flag(&at, item, "a string", ok) {
+            args.push(arg);
+        }
+    }
+    args
+}
+
+/// `preopens`, each checked.
+fn preopens(
+    at: &str,
+    field: Field<Option<Vec<Section<PreopenSettings>>>>,
+    report: &mut Report<'_>,
+    ok: &mut bool,
+) -> Vec<Preopen> {
+    let expected = "an array of {host, guest, writable}";
+    let items = report.take_or_flag(&format!("{at}.preopens"), field, expected, ok);
+    let mut preopens = Vec::new();
+    for (i, item) in items.flatten().unwrap_or_default().into_iter().enumerate() {
+        let pat = format!("{at}.preopens[{i}]");
+        let item = match item {
+            Section::Ok(item, _) => item,
+            Section::Wrong(value) => {
+                report.error(&pat, format!("expected an object, got {}", show(&value)));
+                *ok = false;
+                continue;
+            }
+            Section::Absent => continue,
+        };
+        let host = match item.host {
+            Field::Ok(h) if !h.is_empty() => Some(report.resolve(&h)),
+            other => {
+                let got = got(&other);
+                report.error(&format!("{pat}.host"), format!("expected a host directory path, got {got}"));
+                None
+            }
+        };
+        let guest = match item.guest {
+            Field::Ok(g) if g.starts_with('/') => Some(g),
+            other => {
+                let got = got(&other);
+                report.error(
+                    &format!("{pat}.guest"),
+                    format!("expected an absolute guest path such as \"/project\", got {got}"),
+                );
+                None
+            }
+        };
+        let writable = report
+            .take(&format!("{pat}.writable"), item.writable, "true or false")
+            .map(|w| w.flatten().unwrap_or(false));
+        match (host, guest, writable) {
+            (Some(host), Some(guest), Ok(writable)) => preopens.push(Preopen {
+                host: host.into(),
+                guest,
+                writable,
+            }),
+            _ => *ok = false,
+        }
+    }
+    preopens
+}

@@ -1,0 +1,81 @@
+//! Where the checks of one settings file write their findings, each prefixed with
+//! the file and the place in it (`hooks.BeforeTool[0].hooks[1].timeout`).
+
+use std::fmt::Display;
+use std::path::Path;
+use std::sync::Arc;
+
+use super::field::Field;
+use super::value::show;
+use crate::config::diagnostic::Diagnostic;
+use crate::config::expand::ExpandVars;
+use crate::config::source::SettingsSource;
+
+/// The file being checked, its variables, and what was found so far.
+pub(super) struct Report<'a> {
+    pub(super) source: &'a Arc<SettingsSource>,
+    pub(super) vars: ExpandVars<'a>,
+    pub(super) diagnostics: Vec<Diagnostic>,
+}
+
+impl Report<'_> {
+    pub(super) fn error(&mut self, at: &str, problem: impl Display) {
+        let source = self.source;
+        self.diagnostics
+            .push(Diagnostic::error(format!("{source}: {at}: {problem}")));
+    }
+
+    pub(super) fn unenforced(&mut self, at: &str, problem: impl Display) {
+        let source = self.source;
+        self.diagnostics
+            .push(Diagnostic::unenforced(format!("{source}: {at}: {problem}")));
+    }
+
+    pub(super) fn warning(&mut self, at: &str, problem: impl Display) {
+        let source = self.source;
+        self.diagnostics
+            .push(Diagnostic::warning(format!("{source}: {at}: {problem}")));
+    }
+
+    /// A field's value: `Ok(None)` when absent, `Err` (reported as "expected
+    /// {expected}, got …") when wrong.
+    pub(super) fn take<T>(&mut self, at: &str, field: Field<T>, expected: &str) -> Result<Option<T>, ()> {
+        match field {
+            Field::Absent => Ok(None),
+            Field::Ok(value) => Ok(Some(value)),
+            Field::Wrong(value) => {
+                self.error(at, format!("expected {expected}, got {}", show(&value)));
+                Err(())
+            }
+        }
+    }
+
+    /// Like [`Report::take`], noting a wrong value in `ok`.
+    pub(super) fn take_or_flag<T>(
+        &mut self,
+        at: &str,
+        field: Field<T>,
+        expected: &str,
+        ok: &mut bool,
+    ) -> Option<T> {
+        self.take(at, field, expected).unwrap_or_else(|()| {
+            *ok = false;
+            None
+        })
+    }
+
+    /// Expands and resolves a path against the source's base directory.
+    pub(super) fn resolve(&self, raw: &str) -> String {
+        let expanded = self.vars.expand(raw);
+        let path = Path::new(expanded.as_ref());
+        if path.is_absolute() {
+            expanded.into_owned()
+        } else {
+            self.source
+                .base_dir
+                .join(path)
+                .to_string_lossy()
+                .into_owned()
+        }
+    }
+}
