@@ -62,7 +62,8 @@ fn the_committed_schema_is_the_generated_one() {
         let dir = path.parent().expect("docs/");
         let mut file = tempfile::NamedTempFile::new_in(dir).expect("temp file");
         std::io::Write::write_all(&mut file, generated.as_bytes()).expect("write");
-        file.persist(&path).expect("replace docs/settings.schema.json");
+        file.persist(&path)
+            .expect("replace docs/settings.schema.json");
         return;
     }
     let committed = std::fs::read_to_string(&path).expect("docs/settings.schema.json");

@@ -23,8 +23,8 @@ use std::sync::Arc;
 
 use super::diagnostic::Diagnostic;
 use super::hook::HookKind;
-use super::source::{SettingsSource, SourceKind};
 use super::settings::{HookEntry, ParsedSettings};
+use super::source::{SettingsSource, SourceKind};
 
 /// What one file says about the switches, kept until every file is read.
 pub(super) struct FileSwitches {

@@ -30,11 +30,11 @@ pub use hook::{
     DEFAULT_FUEL, DEFAULT_MEMORY_LIMIT, DEFAULT_TIMEOUT, FailurePolicy, HookKind, HookMode,
     HookSpec, ModuleSource, PluginConfig, Preopen, VerifyRule,
 };
-pub use source::{SettingsFormat, SettingsSource, SourceKind};
 pub use settings::{
     HookEntry, MAX_SETTINGS_BYTES, ParsedSettings, ServeLimits, load_file, parse_settings,
     settings_schema,
 };
+pub use source::{SettingsFormat, SettingsSource, SourceKind};
 
 /// Where settings come from.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -15,20 +15,15 @@ use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
 /// A value of type `T`, absent, or the wrong value as written.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub(crate) enum Field<T> {
     /// The key is not there.
+    #[default]
     Absent,
     /// The key holds a `T`.
     Ok(T),
     /// The key holds something that is not a `T`.
     Wrong(Value),
-}
-
-impl<T> Default for Field<T> {
-    fn default() -> Self {
-        Field::Absent
-    }
 }
 
 impl<T> Field<T> {
@@ -55,20 +50,15 @@ impl<'de, T: DeserializeOwned> Deserialize<'de> for Field<T> {
 }
 
 /// An object of settings read as a `T`, with the keys `T` does not know.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub(crate) enum Section<T> {
     /// The key is not there.
+    #[default]
     Absent,
     /// An object: what it holds, and its unknown keys in file order.
     Ok(T, Vec<String>),
     /// Not an object.
     Wrong(Value),
-}
-
-impl<T> Default for Section<T> {
-    fn default() -> Self {
-        Section::Absent
-    }
 }
 
 impl<T: DeserializeOwned> Section<T> {

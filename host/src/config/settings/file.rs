@@ -176,7 +176,12 @@ pub(super) fn read(
         }
     };
     misspelt(report, "tools", &tools_unknown, &known_keys::<Tools>());
-    misspelt(report, "hooksConfig", &config_unknown, &known_keys::<HooksConfig>());
+    misspelt(
+        report,
+        "hooksConfig",
+        &config_unknown,
+        &known_keys::<HooksConfig>(),
+    );
     misspelt(report, "", unknown, &known_keys::<SettingsFile>());
     misspelt(report, "serve", &serve_unknown, &known_keys::<Serve>());
     parsed.disabled = [

@@ -54,8 +54,11 @@ pub(super) fn entries(
     ) else {
         return group_skipped(report);
     };
-    let Ok(sequential) = report.take(&format!("{at}.sequential"), group.sequential, "true or false")
-    else {
+    let Ok(sequential) = report.take(
+        &format!("{at}.sequential"),
+        group.sequential,
+        "true or false",
+    ) else {
         return group_skipped(report);
     };
     for key in unknown {

@@ -8,7 +8,7 @@ use schemars::{JsonSchema, Schema};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use super::field::{Field, Section, known_keys};
+use super::field::{Field, Section};
 use super::plugin::{self, PreopenSettings, VerifySettings};
 use super::report::Report;
 use super::value::{Count, show};
@@ -144,7 +144,10 @@ pub(super) fn spec(at: &str, hook: Section<Hook>, report: &mut Report<'_>) -> Op
         Section::Absent => return None,
         Section::Wrong(value) => {
             let got = show(&value);
-            report.error(at, format!("expected a hook object, got {got}; the hook is skipped"));
+            report.error(
+                at,
+                format!("expected a hook object, got {got}; the hook is skipped"),
+            );
             return None;
         }
     };
@@ -174,15 +177,30 @@ pub(super) fn spec(at: &str, hook: Section<Hook>, report: &mut Report<'_>) -> Op
     let name = std::mem::take(&mut hook.name);
     let name = report.take_or_flag(&format!("{at}.name"), name, "a string", &mut ok);
     let description = std::mem::take(&mut hook.description);
-    let description = report.take_or_flag(&format!("{at}.description"), description, "a string", &mut ok);
+    let description = report.take_or_flag(
+        &format!("{at}.description"),
+        description,
+        "a string",
+        &mut ok,
+    );
     let failure_policy = std::mem::take(&mut hook.failure_policy);
     let failure_policy = report
-        .take_or_flag(&format!("{at}.failurePolicy"), failure_policy, "\"allow\" or \"block\"", &mut ok)
+        .take_or_flag(
+            &format!("{at}.failurePolicy"),
+            failure_policy,
+            "\"allow\" or \"block\"",
+            &mut ok,
+        )
         .flatten()
         .unwrap_or_default();
     let mode = std::mem::take(&mut hook.mode);
     let mode = report
-        .take_or_flag(&format!("{at}.mode"), mode, "\"enforce\" or \"monitor\"", &mut ok)
+        .take_or_flag(
+            &format!("{at}.mode"),
+            mode,
+            "\"enforce\" or \"monitor\"",
+            &mut ok,
+        )
         .flatten()
         .unwrap_or_default();
     let kind = match kind {
@@ -230,14 +248,18 @@ fn warn_unknown_keys(
     if unknown.is_empty() && foreign.is_empty() {
         return;
     }
-    let not_mine: &[&str] = match kind {
-        HookType::Command => &PLUGIN_KEYS,
-        HookType::Plugin => &COMMAND_KEYS,
+    // The schema's alternative for this type names exactly the keys it may have.
+    let branch = match kind {
+        HookType::Command => "then",
+        HookType::Plugin => "else",
     };
-    let known: Vec<String> = known_keys::<Hook>()
-        .into_iter()
-        .filter(|key| !not_mine.contains(&key.as_str()))
-        .collect();
+    let schema = schemars::SchemaGenerator::default().root_schema_for::<Hook>();
+    let known: Vec<String> = schema
+        .get(branch)
+        .and_then(|branch| branch.get("properties"))
+        .and_then(Value::as_object)
+        .map(|properties| properties.keys().cloned().collect())
+        .unwrap_or_default();
     let type_name = match kind {
         HookType::Command => "command",
         HookType::Plugin => "plugin",
@@ -311,7 +333,10 @@ fn command(at: &str, command: Field<String>, report: &mut Report<'_>) -> Option<
             None
         }
         Field::Wrong(other) => {
-            report.error(&at, format!("expected a command string, got {}", show(&other)));
+            report.error(
+                &at,
+                format!("expected a command string, got {}", show(&other)),
+            );
             None
         }
         Field::Absent => {
@@ -344,7 +369,12 @@ fn split_by_type(schema: &mut Schema) {
             "additionalProperties": false,
         })
     };
-    let command = variant("command", "Command hook", &PLUGIN_KEYS, json!(["type", "command"]));
+    let command = variant(
+        "command",
+        "Command hook",
+        &PLUGIN_KEYS,
+        json!(["type", "command"]),
+    );
     let mut plugin = variant("plugin", "Plugin hook", &COMMAND_KEYS, json!(["type"]));
     plugin["oneOf"] = json!([
         {"required": ["path"], "not": {"required": ["source"]}},

@@ -32,9 +32,6 @@ use crate::dialect::Dialect;
 use crate::event::HookEvent;
 use crate::planner::Matcher;
 
-
-
-
 /// Settings files larger than this are refused rather than parsed.
 pub const MAX_SETTINGS_BYTES: u64 = 16 * 1024 * 1024;
 
@@ -153,9 +150,13 @@ pub fn parse_settings(
     parsed
 }
 
-
 /// Checks the parsed top level of a settings file.
-fn check(root: Value, source: &Arc<SettingsSource>, project_dir: &Path, parsed: &mut ParsedSettings) {
+fn check(
+    root: Value,
+    source: &Arc<SettingsSource>,
+    project_dir: &Path,
+    parsed: &mut ParsedSettings,
+) {
     let Section::Ok(file, unknown) = Section::<file::SettingsFile>::from_value(root) else {
         return;
     };
@@ -209,3 +210,6 @@ fn unwrap_descriptions(schema: &mut Value) {
         _ => {}
     }
 }
+
+#[cfg(test)]
+mod tests;

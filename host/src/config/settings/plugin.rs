@@ -84,12 +84,19 @@ pub(super) fn config(at: &str, hook: Hook, report: &mut Report<'_>) -> Option<Ho
             "only a \"source\" module is verified; ignored for \"path\"",
         );
     }
-    let sha256 = match report.take(&format!("{at}.sha256"), hook.sha256, "64 hexadecimal digits") {
+    let sha256 = match report.take(
+        &format!("{at}.sha256"),
+        hook.sha256,
+        "64 hexadecimal digits",
+    ) {
         Ok(Some(Some(text))) => {
             let digest = parse_sha256(&text);
             if digest.is_none() {
                 let got = show(&Value::String(text));
-                report.error(&format!("{at}.sha256"), format!("expected 64 hexadecimal digits, got {got}"));
+                report.error(
+                    &format!("{at}.sha256"),
+                    format!("expected 64 hexadecimal digits, got {got}"),
+                );
                 ok = false;
             }
             digest
@@ -101,7 +108,12 @@ pub(super) fn config(at: &str, hook: Hook, report: &mut Report<'_>) -> Option<Ho
         }
     };
     let fuel = report
-        .take_or_flag(&format!("{at}.fuel"), hook.fuel, "an instruction budget (a positive integer)", &mut ok)
+        .take_or_flag(
+            &format!("{at}.fuel"),
+            hook.fuel,
+            "an instruction budget (a positive integer)",
+            &mut ok,
+        )
         .flatten();
     let memory_limit = report
         .take_or_flag(&format!("{at}.memoryLimit"), hook.memory_limit, "a number of bytes (a positive integer)", &mut ok)
@@ -219,7 +231,10 @@ fn env(
     ok: &mut bool,
 ) -> Vec<(String, String)> {
     let expected = "an object of strings";
-    let Some(map) = report.take_or_flag(&format!("{at}.env"), field, expected, ok).flatten() else {
+    let Some(map) = report
+        .take_or_flag(&format!("{at}.env"), field, expected, ok)
+        .flatten()
+    else {
         return Vec::new();
     };
     let mut env = Vec::with_capacity(map.len());
@@ -292,7 +307,10 @@ fn preopens(
             Field::Ok(h) if !h.is_empty() => Some(report.resolve(&h)),
             other => {
                 let got = got(&other);
-                report.error(&format!("{pat}.host"), format!("expected a host directory path, got {got}"));
+                report.error(
+                    &format!("{pat}.host"),
+                    format!("expected a host directory path, got {got}"),
+                );
                 None
             }
         };

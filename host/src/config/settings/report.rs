@@ -39,7 +39,12 @@ impl Report<'_> {
 
     /// A field's value: `Ok(None)` when absent, `Err` (reported as "expected
     /// {expected}, got …") when wrong.
-    pub(super) fn take<T>(&mut self, at: &str, field: Field<T>, expected: &str) -> Result<Option<T>, ()> {
+    pub(super) fn take<T>(
+        &mut self,
+        at: &str,
+        field: Field<T>,
+        expected: &str,
+    ) -> Result<Option<T>, ()> {
         match field {
             Field::Absent => Ok(None),
             Field::Ok(value) => Ok(Some(value)),
