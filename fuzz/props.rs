@@ -13,13 +13,13 @@ use std::time::Duration;
 
 use hookhost::HookEvent;
 use hookhost::config::{
-    FailurePolicy, HookKind, HookSpec, SettingsSource, SourceKind, parse_settings,
+    FailurePolicy, HookEntry, HookKind, HookSpec, SettingsSource, SourceKind, parse_settings,
 };
 use hookhost::dialect::Dialect;
 use hookhost::aggregate::Strategy;
 use hookhost::output::{Decision, HookOutput};
-use hookhost::planner::Matcher;
-use hookhost::runner::{Captured, Hook, HookFailure, RawOutcome, Runner, Status, interpret};
+use hookhost::Matcher;
+use hookhost::runner::{Captured, Hook, HookFailure, RawOutcome, Runner, Status};
 use serde_json::Value;
 
 /// The project dir every target pretends to run in.
@@ -45,9 +45,10 @@ fn command_hook(event: HookEvent, dialect: Dialect, policy: FailurePolicy) -> Ho
         PathBuf::from(PROJECT).join(".llxprt/settings.json"),
         Path::new(PROJECT),
     ));
-    Hook {
+    let entry = HookEntry {
         event,
         dialect,
+        sequential: false,
         spec: HookSpec {
             name: "fuzz.sh".to_owned(),
             description: None,
@@ -62,6 +63,9 @@ fn command_hook(event: HookEvent, dialect: Dialect, policy: FailurePolicy) -> Ho
         source,
         other_name: None,
         location: "hooks.BeforeTool[0].hooks[0]".to_owned(),
+    };
+    Hook {
+        entry,
         runner: Runner::Command("fuzz.sh".to_owned()),
     }
 }
@@ -106,7 +110,7 @@ pub fn hook_output(data: &[u8]) {
         queued: Duration::ZERO,
         fuel_used: None,
     };
-    let result = interpret(&hook, raw);
+    let result = hook.settle(raw);
     assert_eq!(result.hook_name, "fuzz.sh");
     assert_eq!(result.hook_type, "command");
     let truncated = format!("{}: stdout truncated to ", hook.describe());

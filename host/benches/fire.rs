@@ -197,9 +197,9 @@ fn no_match(c: &mut Criterion) {
         b.iter(|| enabled.has_hooks(HookEvent::BeforeTool, black_box(Some("read_file"))))
     });
     // The borrowing fire: no drop of the caller's input on a miss.
-    group.bench_function("fire_ref/matcher_miss", |b| {
+    group.bench_function("fire_borrowed/matcher_miss", |b| {
         b.iter(|| {
-            let mut fire = pin!(enabled.fire_ref(HookEvent::BeforeTool, black_box(&miss)));
+            let mut fire = pin!(enabled.fire(HookEvent::BeforeTool, black_box(&miss)));
             match fire.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
                 Poll::Ready(result) => result,
                 Poll::Pending => panic!("a fire without matching hooks must complete at once"),

@@ -30,7 +30,7 @@ use serde_json::{Map, Value};
 
 use crate::event::HookEvent;
 use crate::output::{Decision, HookOutput};
-use crate::runner::HookExecutionResult;
+use crate::result::HookExecutionResult;
 
 /// How an event's outputs are merged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -179,6 +179,26 @@ impl fmt::Display for HookEvent {
     }
 }
 
+/// Claude Code event names and the events they are (Claude Code's hooks reference).
+pub const CLAUDE_EVENTS: [(&str, HookEvent); 16] = [
+    ("PreToolUse", HookEvent::BeforeTool),
+    ("PostToolUse", HookEvent::AfterTool),
+    ("UserPromptSubmit", HookEvent::BeforeAgent),
+    ("Stop", HookEvent::AfterAgent),
+    ("PreCompact", HookEvent::PreCompress),
+    ("SessionStart", HookEvent::SessionStart),
+    ("SessionEnd", HookEvent::SessionEnd),
+    ("Notification", HookEvent::Notification),
+    ("PermissionRequest", HookEvent::PermissionRequest),
+    ("PermissionDenied", HookEvent::PermissionDenied),
+    ("PostToolUseFailure", HookEvent::PostToolUseFailure),
+    ("SubagentStart", HookEvent::SubagentStart),
+    ("SubagentStop", HookEvent::SubagentStop),
+    ("Setup", HookEvent::Setup),
+    ("StopFailure", HookEvent::StopFailure),
+    ("PostCompact", HookEvent::PostCompact),
+];
+
 /// The error for a name that is none of the eleven events.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("unknown event {0:?} (expected one of: {names}){hint}", names = event_names(), hint = did_you_mean(.0))]
@@ -192,7 +212,7 @@ fn did_you_mean(name: &str) -> String {
     let known = HookEvent::EVERY[..EVENT_COUNT - 1]
         .iter()
         .map(|e| e.as_str())
-        .chain(crate::dialect::CLAUDE_EVENTS.iter().map(|(n, _)| *n));
+        .chain(CLAUDE_EVENTS.iter().map(|(n, _)| *n));
     crate::suggest::suggestion(name, known)
         .map(|s| format!("; did you mean {s:?}?"))
         .unwrap_or_default()

@@ -1,8 +1,9 @@
 //! Typed event inputs and the stable LLM formats (seeds/002, seeds/001 §5), shared
 //! with the guest SDK so that a host and its hooks agree on one definition.
 //!
-//! Every type round-trips fields it does not model. Build an input, hand it to
-//! [`crate::HookSystem::fire_input`], and read typed answers back with
+//! Every type round-trips fields it does not model. Build an input, turn it into
+//! an event and fields with [`into_fire`], hand those to [`crate::HookSystem::fire`],
+//! and read typed answers back with
 //! [`crate::AggregatedHookResult::specific_as`].
 //!
 //! ```

@@ -29,27 +29,33 @@
 //! # }
 //! ```
 
+// The API: the modules an embedder, the `hookhost` binary and the fuzzers use,
+// and the re-exports below. Everything else is private to the crate.
 pub mod aggregate;
-mod bounded_read;
 pub mod bus;
-pub mod chain;
 pub mod config;
 pub mod dialect;
 pub mod distribution;
-pub mod env_file;
-pub mod event;
 pub mod input;
 pub mod output;
-pub mod planner;
-pub mod plugins;
-pub mod result;
 pub mod runner;
-pub mod suggest;
-mod system;
-pub mod trace;
 pub mod trust;
 
-pub use event::{HookEvent, UnknownEvent};
+mod bounded_read;
+mod chain;
+mod env_file;
+mod event;
+mod planner;
+mod plugins;
+mod result;
+mod suggest;
+mod system;
+mod text;
+mod trace;
+
+pub use event::{EVENT_COUNT, HookEvent, UnknownEvent};
 pub use output::{Decision, HookOutput};
+pub use planner::Matcher;
 pub use result::AggregatedHookResult;
-pub use system::{HookSystem, HookSystemBuilder};
+pub use system::{FireEvent, FireInput, HookSystem, HookSystemBuilder};
+pub use trace::TraceSink;

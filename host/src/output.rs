@@ -203,13 +203,7 @@ fn take_typed<T>(
 }
 
 fn truncate_json(value: &Value) -> String {
-    let mut s = value.to_string();
-    if s.len() > 80 {
-        let cut = (0..=80).rev().find(|&i| s.is_char_boundary(i)).unwrap_or(0);
-        s.truncate(cut);
-        s.push('…');
-    }
-    s
+    crate::text::clip(&value.to_string(), 81).into_owned()
 }
 
 #[cfg(test)]

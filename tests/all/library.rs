@@ -209,12 +209,12 @@ async fn diagnostics_and_hook_listing() {
     );
     let names: Vec<&str> = hooks
         .hooks(HookEvent::BeforeTool)
-        .map(|h| h.spec.name.as_str())
+        .map(|h| h.entry.spec.name.as_str())
         .collect();
     assert_eq!(names, ["echo first", "echo second"]);
     let locations: Vec<&str> = hooks
         .hooks(HookEvent::BeforeTool)
-        .map(|h| h.location.as_str())
+        .map(|h| h.entry.location.as_str())
         .collect();
     assert_eq!(
         locations,
@@ -293,7 +293,8 @@ async fn typed_inputs_and_typed_answers() {
         },
         ..Default::default()
     });
-    let result = system.fire_input(&input).await.unwrap();
+    let (event, map) = hookhost::input::into_fire(&input).unwrap();
+    let result = system.fire(event, map).await;
     let config: ToolConfig = result.specific_as("toolConfig").unwrap();
     assert_eq!(config.mode, Some(ToolMode::Any));
     assert_eq!(
@@ -302,9 +303,9 @@ async fn typed_inputs_and_typed_answers() {
     );
 }
 
-/// `fire_ref` borrows the input and gives the same result as `fire`.
+/// `fire` also borrows the input, and gives the same result.
 #[tokio::test]
-async fn fire_ref_borrows_the_input() {
+async fn fire_borrows_the_input() {
     let p = Project::new();
     let settings = p.settings(json!({"BeforeTool": [{"matcher": "write_file", "hooks": [cmd("echo '{\"decision\":\"block\",\"reason\":\"r\"}'")]}]}));
     let system = HookSystem::builder()
@@ -319,13 +320,8 @@ async fn fire_ref_borrows_the_input() {
         .as_object()
         .cloned()
         .unwrap();
-    assert!(
-        system
-            .fire_ref(HookEvent::BeforeTool, &hit)
-            .await
-            .is_blocked()
-    );
-    let result = system.fire_ref(HookEvent::BeforeTool, &miss).await;
+    assert!(system.fire(HookEvent::BeforeTool, &hit).await.is_blocked());
+    let result = system.fire(HookEvent::BeforeTool, &miss).await;
     assert!(result.executions.is_empty() && !result.is_blocked());
     assert_eq!(
         hit.get("tool_name"),

@@ -68,11 +68,11 @@ fn report(system: &HookSystem, enabled: bool) -> ExitCode {
         let mut seen = HashMap::new();
         let mut n = 0;
         for hook in hooks {
-            let repository = hook.source.is_repository_scope();
-            let earlier = seen.insert(hook.spec.dedup_key(), repository);
+            let repository = hook.entry.source.is_repository_scope();
+            let earlier = seen.insert(hook.entry.spec.dedup_key(), repository);
             let duplicate = earlier.is_some();
             let matcher = if event.matcher_field().is_some() {
-                format!("  matcher {}", hook.matcher.as_str())
+                format!("  matcher {}", hook.entry.matcher.as_str())
             } else {
                 String::new()
             };
@@ -85,37 +85,41 @@ fn report(system: &HookSystem, enabled: bool) -> ExitCode {
             say!(
                 out,
                 "{marker}. {} [{}]{matcher}  timeout {} ms  from {} {}",
-                hook.spec.name,
-                hook.spec.type_name(),
-                hook.spec.timeout.as_millis(),
-                hook.source.label,
-                hook.location,
+                hook.entry.spec.name,
+                hook.entry.spec.type_name(),
+                hook.entry.spec.timeout.as_millis(),
+                hook.entry.source.label,
+                hook.entry.location,
             );
             if earlier == Some(true) && !repository {
                 say!(
                     out,
                     "        same {} as a repository hook above: this one, from your own \
                      settings, runs in its place",
-                    dedup_what(&hook.spec.kind)
+                    dedup_what(&hook.entry.spec.kind)
                 );
             } else if duplicate {
                 say!(
                     out,
                     "        duplicate of an earlier hook (same {}); not run",
-                    dedup_what(&hook.spec.kind)
+                    dedup_what(&hook.entry.spec.kind)
                 );
             }
-            for name in hook.dialect.unknown_matcher_names(hook.matcher.as_str()) {
+            for name in hook
+                .entry
+                .dialect
+                .unknown_matcher_names(hook.entry.matcher.as_str())
+            {
                 say!(
                     out,
                     "        warning: matcher names {name:?}, which is no Claude Code tool \
                      hookhost knows (known: Write, Edit, MultiEdit, Bash, …; see README)"
                 );
             }
-            if let Some(description) = &hook.spec.description {
+            if let Some(description) = &hook.entry.spec.description {
                 say!(out, "        {description}");
             }
-            match (&hook.spec.kind, &hook.runner) {
+            match (&hook.entry.spec.kind, &hook.runner) {
                 (HookKind::Command { command }, _) => {
                     say!(out, "        command: {command}");
                     if hookhost::config::is_hookhost_itself(command) {

@@ -5,7 +5,7 @@
 //! (Claude or LLxprt/Gemini names; a name hookhost does not know runs the hooks
 //! registered under it, generically), runs the hooks hookhost is configured with —
 //! shell and Wasm — and answers exactly as a single hook of that agent would.
-//! The mapping per event is [`super::claude_answer`]'s.
+//! The mapping per event is [`hookhost::dialect::reply`]'s.
 //!
 //! What reaches stderr matters: Claude Code passes a blocking hook's stderr to the
 //! model as the reason. So hookhost's own diagnostics never go there; they travel
@@ -24,13 +24,12 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use hookhost::dialect::{Dialect, parse_event};
+use hookhost::dialect::{Dialect, parse_event, reply};
 use hookhost::runner::NESTED_ENV;
-use hookhost::{AggregatedHookResult, HookEvent, HookOutput};
+use hookhost::{AggregatedHookResult, HookEvent};
 use serde_json::{Map, Value};
 
 use super::SettingsArgs;
-use super::claude_answer::{Answer, claude_answer};
 use super::fire::read_input;
 
 pub fn run(settings: &SettingsArgs, fail_closed: bool) -> ExitCode {
@@ -115,7 +114,7 @@ fn fire(
     }
     let runtime = super::runtime()?;
     let mut result = if event == HookEvent::Other {
-        runtime.block_on(system.fire_named(name, input))
+        runtime.block_on(system.fire(name, input))
     } else {
         dialect.canonicalize_input(event, &mut input);
         let note = dialect.unknown_tool_note(&input);
@@ -166,72 +165,18 @@ fn answer(
     event: HookEvent,
     dialect: Dialect,
     name: &str,
-    mut result: AggregatedHookResult,
+    result: AggregatedHookResult,
     fail_closed: bool,
 ) -> ExitCode {
-    let failures = result.errors.clone();
-    if fail_closed && !failures.is_empty() && !result.is_blocked() {
-        // The host's verdict on a failure replaces whatever the other hooks said.
-        // The runner's "(failing open)" is not true any more.
-        let causes: Vec<&str> = failures
-            .iter()
-            .map(|f| f.trim_end_matches(" (failing open)"))
-            .collect();
-        result.final_output =
-            HookOutput::block(format!("hookhost --fail-closed: {}", causes.join("; ")));
-    } else if !failures.is_empty() {
-        // Shown to the user, never to the model as a reason.
-        let note = format!("hookhost: {}", failures.join("; "));
-        result.final_output.system_message =
-            Some(match result.final_output.system_message.take() {
-                Some(message) => format!("{message}\n{note}"),
-                None => note,
-            });
-    }
     for warning in &result.warnings {
         tracing::warn!("{warning}");
     }
-    match dialect {
-        Dialect::Claude => {
-            let nothing_else = says_nothing_else(&result.final_output);
-            if !failures.is_empty() && !fail_closed && nothing_else {
-                // Claude's non-blocking error: the cause is shown to the user.
-                eprintln!("hookhost: {}", failures.join("; "));
-                return ExitCode::from(1);
-            }
-            match claude_answer(event, name, &result) {
-                Answer::Json(value) => {
-                    let _ = writeln!(std::io::stdout(), "{value}");
-                    ExitCode::SUCCESS
-                }
-                Answer::Block(reason) => {
-                    eprintln!("{reason}");
-                    ExitCode::from(2)
-                }
-            }
-        }
-        Dialect::Llxprt => {
-            let blocked = result.is_blocked();
-            if blocked {
-                eprintln!(
-                    "{}",
-                    result
-                        .block_reason()
-                        .unwrap_or("blocked by a hookhost hook")
-                );
-            }
-            let _ = writeln!(std::io::stdout(), "{}", result.final_output.to_value());
-            ExitCode::from(if blocked { 2 } else { 0 })
-        }
+    let reply = reply(event, dialect, name, result, fail_closed);
+    if let Some(line) = &reply.stderr {
+        eprintln!("{line}");
     }
-}
-
-/// Whether an answer holds nothing but (maybe) a system message.
-fn says_nothing_else(out: &HookOutput) -> bool {
-    out.decision.is_none()
-        && out.reason.is_none()
-        && out.continue_.is_none()
-        && out.stop_reason.is_none()
-        && out.suppress_output.is_none()
-        && out.hook_specific_output.as_ref().is_none_or(Map::is_empty)
+    if let Some(line) = &reply.stdout {
+        let _ = writeln!(std::io::stdout(), "{line}");
+    }
+    ExitCode::from(reply.exit_code)
 }

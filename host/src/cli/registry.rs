@@ -146,7 +146,7 @@ pub fn fetch(settings: &SettingsArgs, mode: Fetch, args: &RegistryArgs) -> ExitC
     let references: BTreeSet<String> = HookEvent::ALL
         .iter()
         .flat_map(|event| system.hooks(*event))
-        .filter_map(|hook| match &hook.spec.kind {
+        .filter_map(|hook| match &hook.entry.spec.kind {
             HookKind::Plugin(p) => p.source.as_ref().map(|s| s.reference.clone()),
             HookKind::Command { .. } => None,
         })

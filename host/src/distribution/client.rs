@@ -10,22 +10,19 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use base64::Engine as _;
 use oci_client::client::{ClientConfig, ClientProtocol, Config, ImageLayer};
 use oci_client::errors::{OciDistributionError, OciErrorCode};
 use oci_client::secrets::RegistryAuth;
 use oci_client::{Client, Reference};
 use oci_wasm::{WasmClient, WasmConfig};
 
+pub use super::credentials::{TOKEN_ENV, credentials};
 use super::manifest::{MANIFEST_MEDIA_TYPE, Manifest};
 use super::reference::{ModuleRef, digest_of};
 use super::signature::{
     SIGNATURE_ANNOTATION, SIMPLE_SIGNING_MEDIA_TYPE, load_private_key, payload, sign, signature_tag,
 };
 use super::store::{MAX_OBJECT_BYTES, ModuleStore};
-
-/// The environment variable holding a bearer token for every registry.
-pub const TOKEN_ENV: &str = "HOOKHOST_REGISTRY_TOKEN";
 
 /// Manifest types asked for, so that a non-Wasm image gets a clear message instead of
 /// a content-negotiation failure.
@@ -362,44 +359,4 @@ fn explain(error: &OciDistributionError) -> String {
         }
         other => other.to_string(),
     }
-}
-
-/// The credentials for `registry`: a token from the environment, else the Docker
-/// config's entry, else anonymous.
-pub fn credentials(registry: &str) -> RegistryAuth {
-    if let Some(token) = std::env::var(TOKEN_ENV).ok().filter(|t| !t.is_empty()) {
-        return RegistryAuth::Bearer(token);
-    }
-    docker_credentials(registry).unwrap_or(RegistryAuth::Anonymous)
-}
-
-fn docker_credentials(registry: &str) -> Option<RegistryAuth> {
-    let dir = match std::env::var_os("DOCKER_CONFIG") {
-        Some(dir) if !dir.is_empty() => PathBuf::from(dir),
-        _ => dirs::home_dir()?.join(".docker"),
-    };
-    let text = std::fs::read_to_string(dir.join("config.json")).ok()?;
-    let config: serde_json::Value = serde_json::from_str(&text).ok()?;
-    let auths = config.get("auths")?.as_object()?;
-    let entry = auths.iter().find_map(|(key, entry)| {
-        let host = key
-            .trim_start_matches("https://")
-            .trim_start_matches("http://")
-            .split('/')
-            .next()
-            .unwrap_or_default();
-        (host == registry).then_some(entry)
-    })?;
-    if let (Some(user), Some(password)) = (
-        entry.get("username").and_then(|v| v.as_str()),
-        entry.get("password").and_then(|v| v.as_str()),
-    ) {
-        return Some(RegistryAuth::Basic(user.to_owned(), password.to_owned()));
-    }
-    let decoded = base64::engine::general_purpose::STANDARD
-        .decode(entry.get("auth")?.as_str()?)
-        .ok()?;
-    let decoded = String::from_utf8(decoded).ok()?;
-    let (user, password) = decoded.split_once(':')?;
-    Some(RegistryAuth::Basic(user.to_owned(), password.to_owned()))
 }

@@ -5,7 +5,9 @@
 //! * [`store`]: the per-user content-addressed module store.
 //! * [`lock`]: `hookhost.lock`, the digest each tag was locked to.
 //! * [`signature`]: cosign-compatible key-pair signatures over manifest digests.
-//! * [`resolve`]: a `source` hook → a verified store file, offline, at build time.
+//!
+//! Resolving a hook's `source` to a store file while a hook system is built is the
+//! builder's step (`system/resolve.rs`), so that this module knows no settings.
 //! * `client` (feature `oci`): the registry client of `push`, `pull`, `sign`, `lock`.
 //!
 //! Only `client` talks to the network, and only the CLI commands that fetch or publish
@@ -15,11 +17,11 @@ pub mod lock;
 pub mod manifest;
 pub mod reference;
 #[cfg(feature = "plugins")]
-pub mod resolve;
-#[cfg(feature = "plugins")]
 pub mod signature;
 #[cfg(feature = "plugins")]
 pub mod store;
 
 #[cfg(feature = "oci")]
 pub mod client;
+#[cfg(feature = "oci")]
+mod credentials;

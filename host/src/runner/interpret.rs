@@ -14,37 +14,36 @@
 //! is `success: false` without being an error, and its block counts. Callers decide
 //! on the decision, never on `success`.
 
+//! What happened is interpreted here without the hook's settings: failure policy,
+//! monitor mode and dialect are applied after it, in [`super::policy`].
+
 use std::time::Duration;
 
 use serde_json::Value;
 
-use super::{Hook, RawOutcome, Status};
-use crate::config::{FailurePolicy, HookMode};
+use super::{HookFailure, RawOutcome, Status};
 use crate::output::{Decision, HookOutput};
 
-/// The interpreted result of one hook run.
+/// The answer a hook gave.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Answer {
+    /// None (no stdout, or a failure).
+    None,
+    /// A JSON object's fields (exit 0), or a block (exit 2).
+    Json(HookOutput),
+    /// Plain text on exit 0: a message, or context in some dialects.
+    Text(String),
+}
+
+/// What a hook's exit status and output mean, before policy.
 #[derive(Debug, Clone)]
-pub struct HookExecutionResult {
-    /// The hook's display name.
-    pub hook_name: String,
-    /// `"command"` or `"plugin"`.
-    pub hook_type: &'static str,
-    /// The settings file it came from (its label).
-    pub source: String,
-    /// Where in the file, e.g. `hooks.BeforeTool[0].hooks[1]`.
-    pub location: String,
-    /// The matcher that selected it (`*` for all).
-    pub matcher: String,
-    /// `true` for a hook in monitor mode: its block or stop is reported, not enforced.
-    pub monitor: bool,
-    /// Fuel a plugin burned.
-    pub fuel_used: Option<u64>,
-    /// Whether the hook exited 0 (false for a block by exit 2, and for failures).
-    pub success: bool,
-    /// Its answer, if it gave one that counts.
-    pub output: Option<HookOutput>,
+pub struct Interpreted {
     /// Its exit code, when it exited.
     pub exit_code: Option<i32>,
+    /// Its answer.
+    pub answer: Answer,
+    /// Why it failed, when it did.
+    pub failure: Option<Failed>,
     /// Its stdout, decoded.
     pub stdout: String,
     /// Its stderr, decoded.
@@ -53,54 +52,41 @@ pub struct HookExecutionResult {
     pub duration: Duration,
     /// How long it waited for a process or pool slot before it started.
     pub queued: Duration,
-    /// Why it failed, when it did.
-    pub error: Option<String>,
+    /// Fuel a plugin burned.
+    pub fuel_used: Option<u64>,
     /// Things worth a warning that did not make it fail.
     pub warnings: Vec<String>,
 }
 
-impl HookExecutionResult {
-    /// A short excerpt of stderr, for reports.
-    pub fn stderr_excerpt(&self) -> &str {
-        let text = self.stderr.trim();
-        match text.char_indices().nth(160) {
-            Some((i, _)) => &text[..i],
-            None => text,
+/// Why a hook failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failed {
+    /// The cause: `timed out after 5s`, `exit code 3` …
+    pub cause: String,
+    /// The line of its stderr that says why, if it wrote any.
+    pub detail: Option<String>,
+}
+
+impl std::fmt::Display for Failed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.detail {
+            Some(detail) => write!(f, "{}: {detail}", self.cause),
+            None => f.write_str(&self.cause),
         }
-    }
-
-    /// Whether the hook's answer blocks (or, in monitor mode, would block).
-    pub fn is_block(&self) -> bool {
-        self.output.as_ref().is_some_and(HookOutput::is_block)
-    }
-
-    /// Whether the answer is enforced: it blocks and the hook is not monitoring.
-    pub fn blocks(&self) -> bool {
-        !self.monitor && self.is_block()
-    }
-
-    /// The answer as it counts for aggregation and chaining: a monitor-mode hook's
-    /// blocks and stops are removed (they are only reported).
-    pub fn enforced_output(&self) -> Option<HookOutput> {
-        let mut output = self.output.clone()?;
-        if self.monitor {
-            if output.is_block() {
-                output.reason = None;
-            }
-            output.decision = None;
-            output.continue_ = None;
-            output.stop_reason = None;
-            if let Some(specific) = &mut output.hook_specific_output {
-                specific.remove("permissionDecision");
-            }
-        }
-        Some(output)
     }
 }
 
-/// Gives a raw outcome its meaning.
-pub fn interpret(hook: &Hook, raw: RawOutcome) -> HookExecutionResult {
-    let who = hook.describe();
+impl Interpreted {
+    /// Whether the hook exited 0 and did not fail (false for a block by exit 2).
+    pub fn success(&self) -> bool {
+        self.exit_code == Some(0) && self.failure.is_none()
+    }
+}
+
+/// Gives a raw outcome its meaning. `who` names the hook in messages
+/// (`plugin hook "guard"`); `plugin` says whether it is a Wasm plugin (whose
+/// debugging prints before its JSON answer are forgiven, with a warning).
+pub fn interpret(raw: RawOutcome, who: &str, plugin: bool) -> Interpreted {
     let mut warnings = Vec::new();
     for (name, stream) in [("stdout", &raw.stdout), ("stderr", &raw.stderr)] {
         if stream.truncated() {
@@ -111,24 +97,15 @@ pub fn interpret(hook: &Hook, raw: RawOutcome) -> HookExecutionResult {
             ));
         }
     }
-    let stdout = raw.stdout.text();
-    let stderr = raw.stderr.text();
-    let mut result = HookExecutionResult {
-        hook_name: hook.spec.name.clone(),
-        hook_type: hook.spec.type_name(),
-        source: hook.source.label.clone(),
-        location: hook.location.clone(),
-        matcher: hook.matcher.as_str().to_owned(),
-        monitor: hook.spec.mode == HookMode::Monitor,
-        fuel_used: raw.fuel_used,
-        success: true,
-        output: None,
+    let mut result = Interpreted {
         exit_code: None,
-        stdout,
-        stderr,
+        answer: Answer::None,
+        failure: None,
+        stdout: raw.stdout.text(),
+        stderr: raw.stderr.text(),
         duration: raw.duration,
         queued: raw.queued,
-        error: None,
+        fuel_used: raw.fuel_used,
         warnings,
     };
     match raw.status {
@@ -136,26 +113,22 @@ pub fn interpret(hook: &Hook, raw: RawOutcome) -> HookExecutionResult {
             // A cut-off answer is not an answer: a JSON object would not parse and
             // the rest would become a megabytes-long systemMessage.
             result.exit_code = Some(0);
-            let cause = super::HookFailure::TruncatedOutput {
+            let cause = HookFailure::TruncatedOutput {
                 kept: raw.stdout.bytes.len(),
                 total: raw.stdout.total,
             };
-            fail(&mut result, hook, cause.to_string());
+            fail(&mut result, cause.to_string());
         }
         Status::Exited(0) => {
             result.exit_code = Some(0);
-            result.output = parse_stdout(hook, &result.stdout, &who, &mut result.warnings);
-            if let Some(output) = &mut result.output {
-                hook.dialect.normalize_output(output);
-            }
+            result.answer = parse_stdout(plugin, &result.stdout, who, &mut result.warnings);
         }
         Status::Exited(2) => {
             result.exit_code = Some(2);
-            result.success = false;
             // Plain text on stdout is not an answer here: the reason comes from stderr.
-            let mut output = parse_json_object(&result.stdout, &who, &mut result.warnings)
+            let mut output = parse_json_object(&result.stdout, who, &mut result.warnings)
                 .or_else(|| {
-                    plugin_answer_after_text(hook, &result.stdout, &who, &mut result.warnings)
+                    plugin_answer_after_text(plugin, &result.stdout, who, &mut result.warnings)
                 })
                 .unwrap_or_default();
             if !output.is_block() {
@@ -171,47 +144,27 @@ pub fn interpret(hook: &Hook, raw: RawOutcome) -> HookExecutionResult {
             } else if output.reason.is_none() {
                 output.reason = output.effective_reason().map(str::to_owned);
             }
-            result.output = Some(output);
+            result.answer = Answer::Json(output);
         }
         Status::Exited(code) => {
             result.exit_code = Some(code);
-            fail(
-                &mut result,
-                hook,
-                super::HookFailure::ExitCode { code }.to_string(),
-            );
+            fail(&mut result, HookFailure::ExitCode { code }.to_string());
         }
-        Status::Failed(failure) => fail(&mut result, hook, failure.to_string()),
+        Status::Failed(failure) => fail(&mut result, failure.to_string()),
     }
     result
 }
 
-fn fail(result: &mut HookExecutionResult, hook: &Hook, cause: String) {
-    let who = hook.describe();
+fn fail(result: &mut Interpreted, cause: String) {
     let stderr = result.stderr.trim();
-    let detail = if stderr.is_empty() {
-        String::new()
-    } else {
-        format!(": {}", cause_line(stderr))
-    };
-    result.success = false;
-    result.error = Some(match hook.spec.failure_policy {
-        FailurePolicy::Allow => format!("{who} {cause}{detail} (failing open)"),
-        FailurePolicy::Block => format!("{who} {cause}{detail} (failurePolicy block)"),
+    result.failure = Some(Failed {
+        cause,
+        detail: (!stderr.is_empty()).then(|| cause_line(stderr)),
     });
-    if hook.spec.failure_policy == FailurePolicy::Block {
-        result.output = Some(HookOutput::block(format!(
-            "{who} failed ({cause}) and its failurePolicy is \"block\""
-        )));
-    }
 }
 
 fn first_line(text: &str) -> &str {
-    let line = text.lines().next().unwrap_or_default();
-    match line.char_indices().nth(200) {
-        Some((i, _)) => &line[..i],
-        None => line,
-    }
+    crate::text::prefix(text.lines().next().unwrap_or_default(), 200)
 }
 
 /// The line of a failed hook's stderr that says why: a Rust panic's message (the
@@ -243,41 +196,37 @@ fn cause_line(stderr: &str) -> String {
 /// Exit-0 stdout: a JSON object (or a JSON string holding one) is an answer, other
 /// text a system message (Claude Code hooks on SessionStart / UserPromptSubmit:
 /// context for the model), nothing no answer.
-fn parse_stdout(
-    hook: &Hook,
-    stdout: &str,
-    who: &str,
-    warnings: &mut Vec<String>,
-) -> Option<HookOutput> {
+fn parse_stdout(plugin: bool, stdout: &str, who: &str, warnings: &mut Vec<String>) -> Answer {
     let text = stdout.trim();
     if text.is_empty() {
-        return None;
+        return Answer::None;
     }
-    parse_json_object(text, who, warnings)
+    let json = parse_json_object(text, who, warnings)
         .or_else(|| parse_double_encoded(text, who, warnings))
-        .or_else(|| plugin_answer_after_text(hook, text, who, warnings))
-        .or_else(|| {
-            if hook.spec.type_name() == "plugin" {
-                warnings.push(format!(
-                    "{who}: stdout is not a JSON answer (print() debugging?); it becomes \
-                     a message to the user: {}",
-                    first_line(text)
-                ));
-            }
-            Some(hook.dialect.plain_text_output(hook.event, text))
-        })
+        .or_else(|| plugin_answer_after_text(plugin, text, who, warnings));
+    if let Some(output) = json {
+        return Answer::Json(output);
+    }
+    if plugin {
+        warnings.push(format!(
+            "{who}: stdout is not a JSON answer (print() debugging?); it becomes \
+             a message to the user: {}",
+            first_line(text)
+        ));
+    }
+    Answer::Text(text.to_owned())
 }
 
 /// A plugin whose stdout is text followed by a JSON object on its last line (debug
 /// prints before the SDK's answer): the answer counts, with a warning, so that a
 /// block keeps the policy's own words.
 fn plugin_answer_after_text(
-    hook: &Hook,
+    plugin: bool,
     stdout: &str,
     who: &str,
     warnings: &mut Vec<String>,
 ) -> Option<HookOutput> {
-    if hook.spec.type_name() != "plugin" {
+    if !plugin {
         return None;
     }
     let (before, last) = stdout.trim().rsplit_once('\n')?;

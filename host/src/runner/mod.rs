@@ -3,29 +3,35 @@
 //! A runner turns (hook, stdin bytes) into a [`RawOutcome`]: the exit status (or the
 //! failure that stands for one) and the captured stdout and stderr. [`interpret`]
 //! then gives that outcome its meaning (seeds/001 §4.3, §9) — the same code for a
-//! subprocess and for a Wasm guest, so the two types cannot drift apart.
+//! subprocess and for a Wasm guest, so the two types cannot drift apart — and
+//! [`apply_policy`] applies the hook's settings (dialect, failure policy, monitor
+//! mode) to it.
 
 mod capture;
 mod command;
+
 mod failure;
+mod hook;
 mod interpret;
+mod policy;
 pub mod reaper;
 pub mod slots;
 #[cfg(feature = "plugins")]
 pub mod wasm;
 
 use std::path::PathBuf;
-use std::sync::Arc;
+
 use std::time::Duration;
 
+pub use crate::result::HookExecutionResult;
 pub use capture::{Captured, DEFAULT_OUTPUT_CAP, capture};
 pub use command::{DRAIN_GRACE, KILL_GRACE, NESTED_ENV, run_command};
 pub use failure::HookFailure;
-pub use interpret::{HookExecutionResult, interpret};
+pub use hook::{Hook, Runner};
+pub use interpret::{Answer, Failed, Interpreted, interpret};
+pub use policy::apply_policy;
 
-use crate::config::{HookKind, HookSpec, PROJECT_DIR_VARS, SettingsSource};
-use crate::event::HookEvent;
-use crate::planner::Matcher;
+use crate::config::PROJECT_DIR_VARS;
 
 /// How a hook ended.
 #[derive(Debug, Clone, PartialEq)]
@@ -93,65 +99,6 @@ impl RunContext {
             project_dir,
             output_cap,
             command_env: Vec::new(),
-        }
-    }
-}
-
-/// The executable part of a hook.
-#[derive(Debug)]
-pub enum Runner {
-    /// A shell command.
-    Command(String),
-    /// A loaded Wasm plugin.
-    #[cfg(feature = "plugins")]
-    Plugin(Arc<wasm::Plugin>),
-    /// A plugin that could not be loaded; every run fails with this.
-    Broken(HookFailure),
-}
-
-/// One hook, ready to run.
-#[derive(Debug)]
-pub struct Hook {
-    /// The event it is registered for.
-    pub event: HookEvent,
-    /// The dialect it speaks.
-    pub dialect: crate::dialect::Dialect,
-    /// Its configuration.
-    pub spec: HookSpec,
-    /// Its group's matcher.
-    pub matcher: Matcher,
-    /// The file it came from.
-    pub source: Arc<SettingsSource>,
-    /// Where in the file.
-    pub location: String,
-    /// For [`HookEvent::Other`]: the event name it is registered under.
-    pub other_name: Option<Arc<str>>,
-    /// What runs.
-    pub runner: Runner,
-}
-
-impl Hook {
-    /// Runs the hook once with `input` on stdin.
-    pub async fn run(&self, input: Arc<[u8]>, ctx: &RunContext) -> RawOutcome {
-        match &self.runner {
-            Runner::Command(command) => run_command(command, self.spec.timeout, &input, ctx).await,
-            #[cfg(feature = "plugins")]
-            Runner::Plugin(plugin) => plugin.run(input, self.spec.timeout, ctx).await,
-            Runner::Broken(failure) => RawOutcome::failed(failure.clone()),
-        }
-    }
-
-    /// Runs the hook and interprets the outcome.
-    pub async fn execute(&self, input: Arc<[u8]>, ctx: &RunContext) -> HookExecutionResult {
-        let raw = self.run(input, ctx).await;
-        interpret(self, raw)
-    }
-
-    /// A short description for messages: `command "x.sh"` or `plugin "guard.wasm"`.
-    pub fn describe(&self) -> String {
-        match &self.spec.kind {
-            HookKind::Command { .. } => format!("command hook {:?}", self.spec.name),
-            HookKind::Plugin(_) => format!("plugin hook {:?}", self.spec.name),
         }
     }
 }

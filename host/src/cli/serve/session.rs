@@ -3,10 +3,18 @@
 //! waiting to be written, and the reader does not read the next line until one of
 //! them is done. Every request gets exactly one answer: a fire that panics is
 //! answered with `INTERNAL`.
+//!
+//! A request that arrives while nothing else of its stream is in flight, with no
+//! further request already buffered (a client that waits for each answer), is
+//! fired inline on the reading thread and, given a [`Direct`] output, its answer is
+//! written there too: no hand-over to another thread on the way in or out. Anything
+//! else — a pipelining client, a burst — is spawned onto the runtime and answered
+//! through the writer, so that requests run on every core.
 
+use std::io::Write;
 use std::panic::AssertUnwindSafe;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use futures::FutureExt;
 use serde_json::Value;
@@ -54,12 +62,17 @@ impl Drop for InFlight {
     }
 }
 
+/// The stream's output, shared by its writer and the inline path.
+pub type Direct = Arc<Mutex<dyn Write + Send>>;
+
 /// The request side of one stream.
 pub struct Session {
     system: Shared,
     permits: Arc<Semaphore>,
+    max_in_flight: usize,
     answers: mpsc::Sender<Outgoing>,
     tracker: Tracker,
+    direct: Option<Direct>,
 }
 
 impl Session {
@@ -72,14 +85,24 @@ impl Session {
         Session {
             system,
             permits: Arc::new(Semaphore::new(max_in_flight.max(1))),
+            max_in_flight: max_in_flight.max(1),
             answers,
             tracker,
+            direct: None,
         }
     }
 
-    /// Takes one complete request line. Returns once the request is queued — which
-    /// waits while `max_in_flight` requests of this stream are unanswered.
-    pub async fn submit(&self, line: &[u8]) {
+    /// Answers of inline fires are written straight to `output` (which the
+    /// stream's writer shares).
+    pub fn with_direct(mut self, output: Direct) -> Session {
+        self.direct = Some(output);
+        self
+    }
+
+    /// Takes one complete request line (`more`: further input is already buffered).
+    /// Returns once the request is queued — which waits while `max_in_flight`
+    /// requests of this stream are unanswered — or, fired inline, answered.
+    pub async fn submit(&self, line: &[u8], more: bool) {
         if is_blank(line) {
             return;
         }
@@ -93,6 +116,14 @@ impl Session {
             Ok(request) => {
                 let in_flight = self.tracker.enter();
                 let system = self.system.current();
+                // Only this request holds a permit: nothing else of the stream runs.
+                let alone = self.permits.available_permits() + 1 == self.max_in_flight;
+                if alone && !more {
+                    let answer = guarded(request.id, system.fire(request.event, request.input));
+                    self.deliver(answer.await).await;
+                    drop((permit, in_flight));
+                    return;
+                }
                 let answers = self.answers.clone();
                 tokio::spawn(async move {
                     let fire = system.fire(request.event, request.input);
@@ -104,6 +135,22 @@ impl Session {
                 });
             }
         }
+    }
+
+    /// Writes an inline fire's answer: straight to the output when there is one
+    /// (flushed: the client is waiting for it), else through the writer.
+    async fn deliver(&self, answer: Answer) {
+        if let Some(direct) = &self.direct {
+            let mut guard = match direct.lock() {
+                Ok(out) => out,
+                Err(poisoned) => poisoned.into_inner(),
+            };
+            let mut out: &mut (dyn Write + Send) = &mut *guard;
+            // A failed write is the writer's failure too: it sees it on its next one.
+            let _ = answer.write_line(&mut out).and_then(|()| out.flush());
+            return;
+        }
+        let _ = self.answers.send(Some(answer)).await;
     }
 
     /// Answers a line that was too long.

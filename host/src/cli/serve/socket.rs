@@ -156,7 +156,7 @@ async fn connection(
                 }
                 session.reject(Answer::line_too_long()).await;
             }
-            Ok(_) => session.submit(&line).await,
+            Ok(_) => session.submit(&line, !reader.buffer().is_empty()).await,
         }
         if line.capacity() > 1024 * 1024 {
             line = Vec::new();

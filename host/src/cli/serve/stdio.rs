@@ -1,10 +1,12 @@
 //! `hookhost serve` on stdin/stdout: a plain thread reads request lines (it blocks
 //! in `read`, not a runtime thread), a plain thread writes answers into a buffer
 //! that is flushed whenever the answer queue runs empty, and the fires run on the
-//! runtime. EOF or SIGTERM: stop reading, let in-flight requests finish, write their
-//! answers, exit 0.
+//! runtime — or, for a client that waits for each answer, inline on the reading
+//! thread, which then writes the answer itself (see [`super::session`]). EOF or
+//! SIGTERM: stop reading, let in-flight requests finish, write their answers, exit 0.
 
-use std::io::{BufRead, BufWriter, Read, Write};
+use std::io::{BufRead, BufReader, BufWriter, Read, Write};
+use std::sync::{Arc, Mutex};
 
 use tokio::sync::{mpsc, oneshot};
 
@@ -15,17 +17,26 @@ use hookhost::bus::{Answer, MAX_LINE};
 pub async fn serve(system: Shared, options: &Options, term: &mut Terminate) -> anyhow::Result<()> {
     let tracker = Tracker::default();
     let (tx, rx) = mpsc::channel::<Outgoing>(options.max_in_flight.max(1));
-    let writer = std::thread::Builder::new()
-        .name("hookhost-stdout".to_owned())
-        .spawn(move || write_answers(rx, std::io::stdout().lock()))?;
-    let session = Session::new(system, options.max_in_flight, tx.clone(), tracker.clone());
+    let out = Arc::new(Mutex::new(BufWriter::with_capacity(
+        64 * 1024,
+        std::io::stdout(),
+    )));
+    let writer = {
+        let out = Arc::clone(&out);
+        std::thread::Builder::new()
+            .name("hookhost-stdout".to_owned())
+            .spawn(move || write_answers(rx, &*out))?
+    };
+    let session =
+        Session::new(system, options.max_in_flight, tx.clone(), tracker.clone()).with_direct(out);
     let handle = tokio::runtime::Handle::current();
     let (eof_tx, eof_rx) = oneshot::channel();
     std::thread::Builder::new()
         .name("hookhost-stdin".to_owned())
         .spawn(move || {
-            let read = read_lines(std::io::stdin().lock(), |line| match line {
-                Some(line) => handle.block_on(session.submit(line)),
+            let mut input = BufReader::with_capacity(64 * 1024, std::io::stdin());
+            let read = read_lines(&mut input, |line, more| match line {
+                Some(line) => handle.block_on(session.submit(line, more)),
                 None => handle.block_on(session.reject(Answer::line_too_long())),
             });
             let _ = eof_tx.send(read);
@@ -45,25 +56,26 @@ pub async fn serve(system: Shared, options: &Options, term: &mut Terminate) -> a
 }
 
 /// Calls `each` with every line (without a limit on how long it waits), or `None`
-/// for a line longer than [`MAX_LINE`] (the rest of which is skipped).
-pub fn read_lines(
-    mut input: impl BufRead,
-    mut each: impl FnMut(Option<&[u8]>),
+/// for a line longer than [`MAX_LINE`] (the rest of which is skipped), and whether
+/// more input is already buffered.
+pub fn read_lines<R: Read>(
+    input: &mut BufReader<R>,
+    mut each: impl FnMut(Option<&[u8]>, bool),
 ) -> std::io::Result<()> {
     let mut line = Vec::new();
     loop {
         line.clear();
-        let n = (&mut input)
+        let n = (&mut *input)
             .take(MAX_LINE as u64 + 1)
             .read_until(b'\n', &mut line)?;
         if n == 0 {
             return Ok(());
         }
         if line.len() > MAX_LINE && !line.ends_with(b"\n") {
-            skip_rest_of_line(&mut input)?;
-            each(None);
+            skip_rest_of_line(input)?;
+            each(None, !input.buffer().is_empty());
         } else {
-            each(Some(&line));
+            each(Some(&line), !input.buffer().is_empty());
         }
         if line.capacity() > 1024 * 1024 {
             // One huge line must not pin its buffer for the rest of the session.
@@ -88,17 +100,22 @@ fn skip_rest_of_line(input: &mut impl BufRead) -> std::io::Result<()> {
 }
 
 /// Writes answers until told to stop or the output fails; flushes when the queue is
-/// empty, so a burst of answers costs one write.
-fn write_answers(mut rx: mpsc::Receiver<Outgoing>, out: impl Write) {
-    let mut out = BufWriter::with_capacity(64 * 1024, out);
+/// empty, so a burst of answers costs one write. The output is locked per answer
+/// (inline fires write to it too).
+fn write_answers<W: Write>(mut rx: mpsc::Receiver<Outgoing>, out: &Mutex<W>) {
+    let lock = || match out.lock() {
+        Ok(out) => out,
+        Err(poisoned) => poisoned.into_inner(),
+    };
     while let Some(Some(answer)) = rx.blocking_recv() {
-        if answer.write_line(&mut out).is_err() {
+        let mut out = lock();
+        if answer.write_line(&mut *out).is_err() {
             return;
         }
         loop {
             match rx.try_recv() {
                 Ok(Some(answer)) => {
-                    if answer.write_line(&mut out).is_err() {
+                    if answer.write_line(&mut *out).is_err() {
                         return;
                     }
                 }
@@ -113,7 +130,7 @@ fn write_answers(mut rx: mpsc::Receiver<Outgoing>, out: impl Write) {
             return;
         }
     }
-    let _ = out.flush();
+    let _ = lock().flush();
 }
 
 #[cfg(test)]
@@ -125,7 +142,8 @@ mod tests {
         let mut input = vec![b'x'; MAX_LINE + 10];
         input.extend_from_slice(b"\nnext\n");
         let mut seen = Vec::new();
-        read_lines(&input[..], |line| seen.push(line.map(<[u8]>::to_vec))).unwrap();
+        let mut reader = BufReader::with_capacity(16, &input[..]);
+        read_lines(&mut reader, |line, _| seen.push(line.map(<[u8]>::to_vec))).unwrap();
         assert_eq!(seen, vec![None, Some(b"next\n".to_vec())]);
     }
 }

@@ -1,48 +1,12 @@
-//! Dialects: LLxprt/Gemini CLI hooks and Claude Code hooks, side by side.
-//!
-//! A hook registered under a Claude Code event name (`PreToolUse`, `PostToolUse`,
-//! `UserPromptSubmit`, `Stop`, `PreCompact`, or `SessionStart`, `SessionEnd`,
-//! `Notification` in a Claude settings file) speaks Claude's dialect: its stdin carries
-//! Claude's `hook_event_name`, Claude's tool names (`Write`, `Edit`, `Bash`, …) and a
-//! `permission_mode`; its matcher is tested against Claude's tool name; and its
-//! Claude-only answers are understood (`hookSpecificOutput.updatedInput` is its
-//! rewritten `tool_input`; `permissionDecision` is a decision everywhere anyway).
-//! Internally every fire is in the LLxprt dialect; translation happens at the edges.
+//! The names of the two dialects: Claude Code's events and tools and their
+//! LLxprt counterparts, and what hookhost says about names it does not know.
 
 use serde_json::{Map, Value};
 
+use super::Dialect;
 use crate::event::HookEvent;
-use crate::output::HookOutput;
 
-/// The hook protocol a hook or caller speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum Dialect {
-    /// LLxprt Code and Gemini CLI (the contract of seeds/001).
-    #[default]
-    Llxprt,
-    /// Claude Code.
-    Claude,
-}
-
-/// Claude Code event names and the events they are (Claude Code's hooks reference).
-pub const CLAUDE_EVENTS: [(&str, HookEvent); 16] = [
-    ("PreToolUse", HookEvent::BeforeTool),
-    ("PostToolUse", HookEvent::AfterTool),
-    ("UserPromptSubmit", HookEvent::BeforeAgent),
-    ("Stop", HookEvent::AfterAgent),
-    ("PreCompact", HookEvent::PreCompress),
-    ("SessionStart", HookEvent::SessionStart),
-    ("SessionEnd", HookEvent::SessionEnd),
-    ("Notification", HookEvent::Notification),
-    ("PermissionRequest", HookEvent::PermissionRequest),
-    ("PermissionDenied", HookEvent::PermissionDenied),
-    ("PostToolUseFailure", HookEvent::PostToolUseFailure),
-    ("SubagentStart", HookEvent::SubagentStart),
-    ("SubagentStop", HookEvent::SubagentStop),
-    ("Setup", HookEvent::Setup),
-    ("StopFailure", HookEvent::StopFailure),
-    ("PostCompact", HookEvent::PostCompact),
-];
+pub use crate::event::CLAUDE_EVENTS;
 
 /// Further events of Claude Code's hooks reference that hookhost runs with generic
 /// semantics ([`HookEvent::Other`]: OR-merged answers, no matcher translation).
@@ -106,19 +70,6 @@ const CLAUDE_SAME_NAME: [&str; 3] = [
     "ListMcpResourcesTool",
     "ReadMcpResourceTool",
 ];
-
-/// Parses an event name in either dialect. Names both dialects share
-/// (`SessionStart`, …) are LLxprt names; Claude-only events are Claude's. `None`:
-/// a name hookhost does not know (see [`HookEvent::Other`]).
-pub fn parse_event(name: &str) -> Option<(HookEvent, Dialect)> {
-    if let Ok(event) = name.parse::<HookEvent>() {
-        return Some((event, Dialect::Llxprt));
-    }
-    CLAUDE_EVENTS
-        .iter()
-        .find(|(claude, _)| *claude == name)
-        .map(|(_, event)| (*event, Dialect::Claude))
-}
 
 impl Dialect {
     /// The event's name in this dialect (`None`: Claude Code has no such event).
@@ -198,80 +149,12 @@ impl Dialect {
             .map(str::to_owned)
             .collect()
     }
-
-    /// The stdin object a hook of this dialect receives, from the canonical input.
-    pub fn input_for_hook(
-        self,
-        event: HookEvent,
-        input: &Map<String, Value>,
-    ) -> Option<Map<String, Value>> {
-        if self == Dialect::Llxprt {
-            return None;
-        }
-        let mut input = input.clone();
-        if let Some(name) = self.event_name(event) {
-            input.insert("hook_event_name".to_owned(), Value::from(name));
-        }
-        if let Some(Value::String(tool)) = input.get("tool_name") {
-            let translated = self.tool_name(tool).to_owned();
-            input.insert("tool_name".to_owned(), Value::String(translated));
-        }
-        input
-            .entry("permission_mode")
-            .or_insert_with(|| Value::from("default"));
-        Some(input)
-    }
-
-    /// Rewrites an input received in this dialect into the canonical (LLxprt) one:
-    /// event name and tool name.
-    pub fn canonicalize_input(self, event: HookEvent, input: &mut Map<String, Value>) {
-        if self == Dialect::Llxprt {
-            return;
-        }
-        if input.contains_key("hook_event_name") {
-            input.insert("hook_event_name".to_owned(), Value::from(event.as_str()));
-        }
-        if let Some(Value::String(tool)) = input.get("tool_name") {
-            let canonical = self.to_llxprt_tool_name(tool).to_owned();
-            input.insert("tool_name".to_owned(), Value::String(canonical));
-        }
-    }
-
-    /// The answer a hook's plain-text stdout (exit 0) stands for: Claude Code adds
-    /// it to the model's context on SessionStart, Setup and UserPromptSubmit; else
-    /// it is a message to the user (seeds/001 §4.2).
-    pub fn plain_text_output(self, event: HookEvent, text: &str) -> HookOutput {
-        let as_context = self == Dialect::Claude
-            && matches!(
-                event,
-                HookEvent::SessionStart | HookEvent::BeforeAgent | HookEvent::Setup
-            );
-        if as_context {
-            let mut output = HookOutput::default();
-            output.set_specific("additionalContext", Value::from(text.trim()));
-            output
-        } else {
-            HookOutput::from_plain_text(text)
-        }
-    }
-
-    /// Understands dialect-specific answers: Claude's `updatedInput` is a rewritten
-    /// `tool_input`.
-    pub fn normalize_output(self, output: &mut HookOutput) {
-        if self != Dialect::Claude {
-            return;
-        }
-        if output.specific("tool_input").is_none()
-            && let Some(updated) = output.specific("updatedInput").cloned()
-        {
-            output.set_specific("tool_input", updated);
-        }
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dialect::parse_event;
 
     #[test]
     fn claude_names_map_to_events_and_back() {

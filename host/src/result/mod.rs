@@ -6,8 +6,11 @@ use std::time::Duration;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value;
 
+mod execution;
+
+pub use execution::HookExecutionResult;
+
 use crate::output::HookOutput;
-use crate::runner::HookExecutionResult;
 
 /// The result of firing one event.
 #[derive(Debug, Clone, Default)]

@@ -12,17 +12,17 @@
 
 use std::path::Path;
 
-use super::lock::{LockFile, lock_path};
-use super::manifest::Manifest;
-use super::reference::{ModuleRef, parse_digest};
-use super::signature::verify_stored;
-use super::store::{ModuleStore, StoreError};
 use crate::config::{HookEntry, HookKind, ModuleSource, PluginConfig, VerifyRule};
+use crate::distribution::lock::{LockFile, lock_path};
+use crate::distribution::manifest::Manifest;
+use crate::distribution::reference::{ModuleRef, parse_digest};
+use crate::distribution::signature::verify_stored;
+use crate::distribution::store::{ModuleStore, StoreError};
 
 /// Resolves every `source` plugin of `entries` against the project's lock file and
 /// the user's module store; a hook without its own `verify` key gets the key of the
 /// longest matching `tools.verifyPlugins` prefix.
-pub fn resolve_entries(entries: &mut [HookEntry], rules: &[VerifyRule], project_dir: &Path) {
+pub(super) fn resolve_entries(entries: &mut [HookEntry], rules: &[VerifyRule], project_dir: &Path) {
     let mut context: Option<(Result<LockFile, String>, Result<ModuleStore, String>)> = None;
     for entry in entries {
         let HookKind::Plugin(config) = &mut entry.spec.kind else {

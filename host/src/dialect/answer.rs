@@ -1,0 +1,206 @@
+//! The merged result of a fire, answered as *one* hook of the calling agent would
+//! answer (`hookhost hook`, or an embedder standing in for a hook): [`reply`].
+//!
+//! Failures are visible but never reach the model: they travel in `systemMessage`
+//! (shown to the user), or — when nothing else is to be said — as Claude's
+//! non-blocking error (exit 1, the cause on stderr). Fail-closed turns any failure
+//! into a deny naming the cause.
+//!
+//! For Claude Code the answer is JSON on exit 0, so every field is kept:
+//! `continue`, `stopReason`, `suppressOutput`, `systemMessage`, and per event
+//!
+//! | event | block | other fields |
+//! |---|---|---|
+//! | PreToolUse | `permissionDecision: "deny"` + `permissionDecisionReason` | `allow`/`ask`, `updatedInput`, `additionalContext` |
+//! | PermissionRequest | `decision: {behavior: "deny", message}` | `behavior: "allow"`, `updatedInput` |
+//! | PostToolUse, UserPromptSubmit, Stop, SubagentStop | `decision: "block"` + `reason` | `additionalContext` |
+//! | SessionStart, Setup, SubagentStart, PostToolUseFailure, Notification | — | `additionalContext` |
+//!
+//! Where Claude has no JSON form of a block (the last row, and the other events),
+//! a block is exit 2 with the reason on stderr, as a Claude hook would do it.
+
+use serde_json::{Map, Value};
+
+use super::Dialect;
+use crate::event::HookEvent;
+use crate::output::{Decision, HookOutput};
+use crate::result::AggregatedHookResult;
+
+/// What a hook answers the agent: stdout, stderr, exit code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reply {
+    /// One line of JSON for stdout, if any.
+    pub stdout: Option<String>,
+    /// A line for stderr (a block's reason, or a failure), if any.
+    pub stderr: Option<String>,
+    /// The exit code: 0, 2 (block) or 1 (Claude's non-blocking error).
+    pub exit_code: u8,
+}
+
+/// The answer of one hook of an agent speaking `dialect`, for the merged `result`
+/// of a fire of `event` (`name`: the event's name as the agent gave it). With
+/// `fail_closed`, any failure is a deny naming its cause.
+pub fn reply(
+    event: HookEvent,
+    dialect: Dialect,
+    name: &str,
+    mut result: AggregatedHookResult,
+    fail_closed: bool,
+) -> Reply {
+    let failures = result.errors.clone();
+    if fail_closed && !failures.is_empty() && !result.is_blocked() {
+        // The host's verdict on a failure replaces whatever the other hooks said.
+        // The runner's "(failing open)" is not true any more.
+        let causes: Vec<&str> = failures
+            .iter()
+            .map(|f| f.trim_end_matches(" (failing open)"))
+            .collect();
+        result.final_output =
+            HookOutput::block(format!("hookhost --fail-closed: {}", causes.join("; ")));
+    } else if !failures.is_empty() {
+        // Shown to the user, never to the model as a reason.
+        let note = format!("hookhost: {}", failures.join("; "));
+        result.final_output.system_message =
+            Some(match result.final_output.system_message.take() {
+                Some(message) => format!("{message}\n{note}"),
+                None => note,
+            });
+    }
+    match dialect {
+        Dialect::Claude => {
+            if !failures.is_empty() && !fail_closed && says_nothing_else(&result.final_output) {
+                // Claude's non-blocking error: the cause is shown to the user.
+                return Reply {
+                    stdout: None,
+                    stderr: Some(format!("hookhost: {}", failures.join("; "))),
+                    exit_code: 1,
+                };
+            }
+            match claude_answer(event, name, &result) {
+                Answer::Json(value) => Reply {
+                    stdout: Some(value.to_string()),
+                    stderr: None,
+                    exit_code: 0,
+                },
+                Answer::Block(reason) => Reply {
+                    stdout: None,
+                    stderr: Some(reason),
+                    exit_code: 2,
+                },
+            }
+        }
+        Dialect::Llxprt => {
+            let blocked = result.is_blocked();
+            Reply {
+                stdout: Some(result.final_output.to_value().to_string()),
+                stderr: blocked.then(|| {
+                    result
+                        .block_reason()
+                        .unwrap_or("blocked by a hookhost hook")
+                        .to_owned()
+                }),
+                exit_code: if blocked { 2 } else { 0 },
+            }
+        }
+    }
+}
+
+/// Whether an answer holds nothing but (maybe) a system message.
+fn says_nothing_else(out: &HookOutput) -> bool {
+    out.decision.is_none()
+        && out.reason.is_none()
+        && out.continue_.is_none()
+        && out.stop_reason.is_none()
+        && out.suppress_output.is_none()
+        && out.hook_specific_output.as_ref().is_none_or(Map::is_empty)
+}
+
+/// What to answer.
+enum Answer {
+    /// Exit 0 with this JSON on stdout.
+    Json(Value),
+    /// Exit 2 with this reason on stderr.
+    Block(String),
+}
+
+/// Claude Code's answer for `event` (`name`: the event's name as the agent gave it).
+fn claude_answer(event: HookEvent, name: &str, result: &AggregatedHookResult) -> Answer {
+    let out = &result.final_output;
+    let blocked = result.is_blocked();
+    let reason = result
+        .block_reason()
+        .unwrap_or("blocked by a hookhost hook")
+        .to_owned();
+    let mut answer = Map::new();
+    let mut specific = Map::new();
+    match event {
+        HookEvent::BeforeTool => {
+            let decision = match out.effective_decision() {
+                Some(d) if d.is_block() => Some("deny"),
+                Some(Decision::Ask) => Some("ask"),
+                Some(_) => Some("allow"),
+                None => None,
+            };
+            if let Some(decision) = decision {
+                specific.insert("permissionDecision".into(), Value::from(decision));
+                if let Some(reason) = out.effective_reason() {
+                    specific.insert("permissionDecisionReason".into(), Value::from(reason));
+                }
+            }
+            if !blocked && let Some(tool_input) = result.tool_input() {
+                specific.insert("updatedInput".into(), tool_input.clone());
+            }
+        }
+        HookEvent::PermissionRequest => {
+            let mut decision = Map::new();
+            match out.effective_decision() {
+                Some(d) if d.is_block() => {
+                    decision.insert("behavior".into(), Value::from("deny"));
+                    decision.insert("message".into(), Value::from(reason.as_str()));
+                }
+                Some(Decision::Allow | Decision::Approve) => {
+                    decision.insert("behavior".into(), Value::from("allow"));
+                    if let Some(tool_input) = result.tool_input() {
+                        decision.insert("updatedInput".into(), tool_input.clone());
+                    }
+                }
+                _ => {}
+            }
+            if !decision.is_empty() {
+                specific.insert("decision".into(), Value::Object(decision));
+            }
+        }
+        HookEvent::AfterTool
+        | HookEvent::BeforeAgent
+        | HookEvent::AfterAgent
+        | HookEvent::SubagentStop
+            if blocked =>
+        {
+            answer.insert("decision".into(), Value::from("block"));
+            answer.insert("reason".into(), Value::from(reason.as_str()));
+        }
+        _ if blocked => return Answer::Block(reason),
+        _ => {}
+    }
+    if result.should_stop() {
+        answer.insert("continue".into(), Value::Bool(false));
+        if let Some(reason) = result.stop_reason() {
+            answer.insert("stopReason".into(), Value::from(reason));
+        }
+    }
+    if result.suppress_output() {
+        answer.insert("suppressOutput".into(), Value::Bool(true));
+    }
+    if let Some(message) = result.system_message() {
+        answer.insert("systemMessage".into(), Value::from(message));
+    }
+    if let Some(context) = result.additional_context() {
+        specific.insert("additionalContext".into(), Value::from(context));
+    }
+    if !specific.is_empty() {
+        let event_name = Dialect::Claude.event_name(event).unwrap_or(name);
+        specific.insert("hookEventName".into(), Value::from(event_name));
+        answer.insert("hookSpecificOutput".into(), Value::Object(specific));
+    }
+    Answer::Json(Value::Object(answer))
+}

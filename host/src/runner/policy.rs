@@ -1,0 +1,58 @@
+//! The hook's settings applied to what it did: its dialect (what its answer means
+//! in the canonical form), its failure policy (fail open, or block), and its mode
+//! (monitor-mode answers are reported, not enforced) — one step after
+//! [`super::interpret`], which knows none of them.
+
+use super::hook::Hook;
+use super::interpret::{Answer, Interpreted};
+use crate::config::{FailurePolicy, HookMode};
+use crate::output::HookOutput;
+use crate::result::HookExecutionResult;
+
+/// The reported result of `hook`'s run, with its settings applied.
+pub fn apply_policy(hook: &Hook, interpreted: Interpreted) -> HookExecutionResult {
+    let entry = &hook.entry;
+    let spec = &entry.spec;
+    let success = interpreted.success();
+    let who = hook.describe();
+    let mut output = match interpreted.answer {
+        Answer::None => None,
+        Answer::Json(mut output) => {
+            if interpreted.exit_code == Some(0) {
+                entry.dialect.normalize_output(&mut output);
+            }
+            Some(output)
+        }
+        Answer::Text(text) => Some(entry.dialect.plain_text_output(entry.event, &text)),
+    };
+    let error = interpreted
+        .failure
+        .map(|failure| match spec.failure_policy {
+            FailurePolicy::Allow => format!("{who} {failure} (failing open)"),
+            FailurePolicy::Block => {
+                output = Some(HookOutput::block(format!(
+                    "{who} failed ({}) and its failurePolicy is \"block\"",
+                    failure.cause
+                )));
+                format!("{who} {failure} (failurePolicy block)")
+            }
+        });
+    HookExecutionResult {
+        hook_name: spec.name.clone(),
+        hook_type: spec.type_name(),
+        source: entry.source.label.clone(),
+        location: entry.location.clone(),
+        matcher: entry.matcher.as_str().to_owned(),
+        monitor: spec.mode == HookMode::Monitor,
+        fuel_used: interpreted.fuel_used,
+        success,
+        output,
+        exit_code: interpreted.exit_code,
+        stdout: interpreted.stdout,
+        stderr: interpreted.stderr,
+        duration: interpreted.duration,
+        queued: interpreted.queued,
+        error,
+        warnings: interpreted.warnings,
+    }
+}

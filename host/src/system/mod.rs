@@ -1,0 +1,278 @@
+//! `HookSystem`: built once from settings, fired many times (seeds/001 §7.1, §7.8).
+//!
+//! | file | owns |
+//! |---|---|
+//! | `builder.rs` | settings → trust gate → loaded plugins → registered hooks |
+//! | `resolve.rs` | `source` plugins → verified files of the module store (offline) |
+//! | `fire.rs` | what a fire takes: an event (or an agent's event name) and an input |
+//! | `scheduler.rs` | running a plan's hooks, in parallel or chained |
+//! | `collect.rs` | executions → the aggregated result |
+//!
+//! A fire plans (see [`crate::planner`]); when nothing matches it returns at once
+//! without allocating. Otherwise it completes the base fields, runs the hooks and
+//! merges their answers (see [`crate::aggregate`]).
+
+mod builder;
+mod collect;
+mod fire;
+#[cfg(feature = "plugins")]
+mod resolve;
+mod scheduler;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Instant, SystemTime};
+
+use serde_json::{Map, Value};
+
+pub use builder::HookSystemBuilder;
+pub use fire::{FireEvent, FireInput};
+
+use crate::config::{Diagnostic, SettingsSource};
+use crate::event::{EVENT_COUNT, HookEvent};
+use crate::planner::{EventHooks, Plan};
+use crate::result::AggregatedHookResult;
+use crate::runner::{Hook, RunContext};
+use crate::trace::TraceSink;
+use crate::trust::TrustKey;
+
+/// The hook system of one agent session.
+#[derive(Debug)]
+pub struct HookSystem {
+    enabled: bool,
+    enabled_in_settings: bool,
+    sticky_blocks: bool,
+    fail_closed: bool,
+    serve_limits: crate::config::ServeLimits,
+    events: [EventHooks<Hook>; EVENT_COUNT],
+    /// The `CLAUDE_ENV_FILE` hookhost made for this session, if any.
+    env_file: Option<PathBuf>,
+    /// What the settings' switch leaves unrun (see [`HookSystem::switched_off`]).
+    switched_off: Vec<Diagnostic>,
+    /// Hooks of events hookhost does not know ([`HookEvent::Other`]), by name.
+    others: Vec<(Arc<str>, EventHooks<Hook>)>,
+    ctx: Arc<RunContext>,
+    session_id: String,
+    transcript_path: String,
+    diagnostics: Vec<Diagnostic>,
+    sources: Vec<Arc<SettingsSource>>,
+    watched: Vec<PathBuf>,
+    untrusted: Vec<(TrustKey, String)>,
+    trace: Option<TraceSink>,
+}
+
+impl HookSystem {
+    /// A builder with the defaults: current directory, discovered settings.
+    pub fn builder() -> HookSystemBuilder {
+        HookSystemBuilder::new()
+    }
+
+    /// Whether `tools.enableHooks` is on.
+    pub fn is_enabled(&self) -> bool {
+        self.enabled
+    }
+
+    /// Whether a settings file turns on `tools.hookFailClosed`: a caller that answers
+    /// for the hooks (`hookhost hook`) turns any failure into a deny.
+    pub fn fail_closed(&self) -> bool {
+        self.fail_closed
+    }
+
+    /// `hookhost serve`'s limits as the user's settings give them (`serve.maxInFlight`,
+    /// `serve.maxProcesses`).
+    pub fn serve_limits(&self) -> crate::config::ServeLimits {
+        self.serve_limits
+    }
+
+    /// What the settings say about `tools.enableHooks` (before any builder override).
+    pub fn enabled_in_settings(&self) -> bool {
+        self.enabled_in_settings
+    }
+
+    /// The problems found while loading.
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+
+    /// The settings files that were read.
+    pub fn sources(&self) -> &[Arc<SettingsSource>] {
+        &self.sources
+    }
+
+    /// Files and directories whose change means the settings may have changed:
+    /// every settings file read, the discovery locations that do not exist yet, and
+    /// the extension directories (seeds/001 §7.8: re-initialise on change).
+    pub fn watched_paths(&self) -> &[PathBuf] {
+        &self.watched
+    }
+
+    /// Hooks skipped because they were not approved (with a description each);
+    /// `hookhost trust` approves them.
+    pub fn untrusted(&self) -> &[(TrustKey, String)] {
+        &self.untrusted
+    }
+
+    /// When the settings switch hooks off: an error per file whose declared hooks
+    /// will not run, with the fix (also among the diagnostics unless the builder
+    /// turned hooks on).
+    pub fn switched_off(&self) -> &[Diagnostic] {
+        &self.switched_off
+    }
+
+    /// The `CLAUDE_ENV_FILE` hookhost created for this session (when the caller's
+    /// environment has none and Claude Code SessionStart or Setup hooks are
+    /// configured): the `export` lines those hooks wrote.
+    pub fn env_file(&self) -> Option<&Path> {
+        self.env_file.as_deref()
+    }
+
+    /// The project dir.
+    pub fn project_dir(&self) -> &Path {
+        &self.ctx.project_dir
+    }
+
+    /// The hooks registered for `event`, in priority order (duplicates included).
+    pub fn hooks(&self, event: HookEvent) -> impl Iterator<Item = &Hook> {
+        self.events[event.index()].iter().map(|r| r.hook.as_ref())
+    }
+
+    /// Whether a fire of `event` would run any hook; `subject` is the value of the
+    /// event's matcher field ([`HookEvent::matcher_field`]: the tool name, or
+    /// SessionStart's `source` …). Allocates nothing.
+    pub fn has_hooks(&self, event: HookEvent, subject: Option<&str>) -> bool {
+        self.enabled
+            && self.events[event.index()]
+                .iter()
+                .any(|r| r.selects(subject))
+    }
+
+    /// Fires an event with an input (the event's fields; missing base fields are
+    /// added) and merges the hooks' answers.
+    ///
+    /// `event` is a [`HookEvent`], or the event's name as an agent gave it (`&str`,
+    /// either dialect: a Claude name's input is made canonical first; a name
+    /// hookhost does not know runs the hooks registered under exactly that name in
+    /// a Claude Code or Gemini CLI file, with OR-merged answers). `input` is moved
+    /// in (a `Map`) or borrowed (`&Map`, cloned only when a hook matches, so a
+    /// no-match fire costs the check alone).
+    pub async fn fire<'a>(
+        &self,
+        event: impl Into<FireEvent<'a>>,
+        input: impl Into<FireInput<'a>>,
+    ) -> AggregatedHookResult {
+        if !self.enabled {
+            return AggregatedHookResult::empty();
+        }
+        let mut input = input.into();
+        let (event, name) = match event.into() {
+            FireEvent::Known(event) => (event, None),
+            FireEvent::Named(name) => match crate::dialect::parse_event(name) {
+                Some((event, dialect)) => {
+                    dialect.canonicalize_input(event, input.to_mut());
+                    (event, None)
+                }
+                None => (HookEvent::Other, Some(name)),
+            },
+        };
+        let plan = match name {
+            None => self.events[event.index()].plan(subject(event, input.as_map())),
+            Some(name) => self
+                .others
+                .iter()
+                .find(|(n, _)| &**n == name)
+                .and_then(|(_, hooks)| {
+                    hooks.plan(input.as_map().get("tool_name").and_then(Value::as_str))
+                }),
+        };
+        let Some(plan) = plan else {
+            return AggregatedHookResult::empty();
+        };
+        let mut input = input.into_owned();
+        if let Some(name) = name {
+            input
+                .entry("hook_event_name")
+                .or_insert_with(|| Value::from(name));
+        }
+        self.run_plan(event, plan, input).await
+    }
+
+    /// [`HookSystem::fire`] from a synchronous caller, on a private single-threaded
+    /// runtime. Must not be called from inside an async runtime.
+    pub fn fire_blocking<'a>(
+        &self,
+        event: impl Into<FireEvent<'a>>,
+        input: impl Into<FireInput<'a>>,
+    ) -> AggregatedHookResult {
+        let (event, input) = (event.into(), input.into());
+        if let FireEvent::Known(known) = event
+            && !self.has_hooks(known, subject(known, input.as_map()))
+        {
+            return AggregatedHookResult::empty();
+        }
+        match tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+        {
+            Ok(runtime) => runtime.block_on(self.fire(event, input)),
+            Err(e) => AggregatedHookResult {
+                errors: vec![format!("cannot start a runtime for the hooks: {e}")],
+                ..AggregatedHookResult::empty()
+            },
+        }
+    }
+
+    /// The hooks registered under event names hookhost does not know, by name.
+    pub fn other_hooks(&self) -> impl Iterator<Item = (&str, impl Iterator<Item = &Hook>)> {
+        self.others
+            .iter()
+            .map(|(name, hooks)| (&**name, hooks.iter().map(|r| r.hook.as_ref())))
+    }
+
+    async fn run_plan(
+        &self,
+        event: HookEvent,
+        plan: Plan<Hook>,
+        mut input: Map<String, Value>,
+    ) -> AggregatedHookResult {
+        let start = Instant::now();
+        self.complete_base_fields(event, &mut input);
+        let executions = if plan.sequential {
+            scheduler::run_sequential(event, &plan.hooks, &mut input, &self.ctx).await
+        } else {
+            scheduler::run_parallel(event, &plan.hooks, &input, &self.ctx).await
+        };
+        let mut result = collect::collect(event, executions, self.sticky_blocks);
+        if plan.sequential {
+            collect::carry_chained_fields(event, &input, &mut result.final_output);
+        }
+        result.total_duration = start.elapsed();
+        if let Some(trace) = &self.trace {
+            trace.record(event, &self.session_id, &result);
+        }
+        result
+    }
+
+    fn complete_base_fields(&self, event: HookEvent, input: &mut Map<String, Value>) {
+        let mut add = |key: &str, value: &dyn Fn() -> Value| {
+            if !input.contains_key(key) {
+                input.insert(key.to_owned(), value());
+            }
+        };
+        add("session_id", &|| Value::from(self.session_id.as_str()));
+        add("transcript_path", &|| {
+            Value::from(self.transcript_path.as_str())
+        });
+        add("cwd", &|| {
+            Value::from(self.ctx.project_dir.to_string_lossy())
+        });
+        add("hook_event_name", &|| Value::from(event.as_str()));
+        add("timestamp", &|| {
+            Value::from(humantime::format_rfc3339_millis(SystemTime::now()).to_string())
+        });
+    }
+}
+
+/// The value of the event's matcher field in `input`, if it is a string.
+fn subject(event: HookEvent, input: &Map<String, Value>) -> Option<&str> {
+    input.get(event.matcher_field()?)?.as_str()
+}
