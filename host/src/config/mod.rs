@@ -78,13 +78,9 @@ pub struct LoadedSettings {
 }
 
 impl LoadedSettings {
-    /// Reads and layers the settings at `location` for the project at `project_dir`.
-    pub fn load(location: &SettingsLocation, project_dir: &Path) -> LoadedSettings {
-        LoadedSettings::load_with_plugins(location, &[], project_dir)
-    }
-
-    /// Like [`LoadedSettings::load`], plus the hooks of Claude Code plugin
-    /// directories (lowest priority, in the order given).
+    /// Reads and layers the settings at `location` for the project at
+    /// `project_dir`, plus the hooks of Claude Code plugin directories (lowest
+    /// priority, in the order given).
     pub fn load_with_plugins(
         location: &SettingsLocation,
         claude_plugins: &[PathBuf],
@@ -145,11 +141,6 @@ impl LoadedSettings {
         loaded.enabled = layered.enabled;
         loaded.require_trust = layered.require_trust;
         loaded
-    }
-
-    /// Whether any problem is an error.
-    pub fn has_errors(&self) -> bool {
-        self.diagnostics.iter().any(Diagnostic::is_error)
     }
 }
 

@@ -15,7 +15,7 @@ mod names;
 mod output;
 
 pub use answer::{Reply, reply};
-pub use names::{CLAUDE_EVENTS, CLAUDE_GENERIC_EVENTS, TOOL_NAMES};
+pub use names::{CLAUDE_EVENTS, TOOL_NAMES};
 
 use crate::event::HookEvent;
 

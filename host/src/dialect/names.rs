@@ -8,24 +8,6 @@ use crate::event::HookEvent;
 
 pub use crate::event::CLAUDE_EVENTS;
 
-/// Further events of Claude Code's hooks reference that hookhost runs with generic
-/// semantics ([`HookEvent::Other`]: OR-merged answers, no matcher translation).
-pub const CLAUDE_GENERIC_EVENTS: [&str; 13] = [
-    "PostToolBatch",
-    "UserPromptExpansion",
-    "Elicitation",
-    "ElicitationResult",
-    "TeammateIdle",
-    "TaskCreated",
-    "TaskCompleted",
-    "InstructionsLoaded",
-    "CwdChanged",
-    "FileChanged",
-    "ConfigChange",
-    "WorktreeCreate",
-    "WorktreeRemove",
-];
-
 /// LLxprt/Gemini tool names and their Claude Code counterparts: every built-in tool
 /// of Claude Code's tools reference. Claude tools without an LLxprt counterpart get a
 /// snake_case name in the LLxprt dialect, chosen so that the usual LLxprt matchers

@@ -55,12 +55,6 @@ pub fn start() -> std::io::Result<()> {
     Ok(())
 }
 
-/// Whether a reaper is running.
-pub fn is_running() -> bool {
-    PIPE.get()
-        .is_some_and(|pipe| pipe.lock().map(|p| p.is_some()).unwrap_or(false))
-}
-
 /// Announces a hook's process group.
 pub(crate) fn watch(pgid: i32) {
     send(b'+', pgid);

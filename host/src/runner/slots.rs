@@ -54,11 +54,6 @@ pub fn set_max_processes(max: usize) -> usize {
         .cap
 }
 
-/// The cap in force.
-pub fn max_processes() -> usize {
-    slots().cap
-}
-
 fn slots() -> &'static Slots {
     SLOTS.get_or_init(|| {
         let from_env = std::env::var(MAX_PROCESSES_ENV)
