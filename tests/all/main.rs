@@ -27,6 +27,7 @@ mod load;
 mod matchers;
 mod observability;
 mod plugin;
+mod plugin_loading;
 mod process;
 mod reliability;
 mod scaffold;

@@ -633,10 +633,9 @@ async fn compile_cache_hit_miss_and_corrupt() {
     assert_eq!(status(&build()), CacheStatus::Hit);
     let artifact = std::fs::read_dir(cache.path())
         .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
+        .map(|entry| entry.unwrap().path())
+        .find(|path| path.extension().is_some_and(|e| e == "cwasm"))
+        .unwrap();
     let mut bytes = std::fs::read(&artifact).unwrap();
     let middle = bytes.len() / 2;
     bytes[middle] ^= 0xff;

@@ -11,7 +11,7 @@ use crate::config::{
 };
 use crate::event::{EVENT_COUNT, HookEvent};
 use crate::planner::{EventHooks, Registration};
-use crate::plugins::{EngineOptions, PluginLoader};
+use crate::plugins::{self, EngineOptions};
 use crate::runner::{DEFAULT_OUTPUT_CAP, Hook, RunContext, Runner};
 use crate::trace::TraceSink;
 use crate::trust::gate::TrustGate;
@@ -190,13 +190,15 @@ impl HookSystemBuilder {
             .into_iter()
             .filter(|entry| gate.admits(entry, &mut diagnostics))
             .collect();
-        let loader = PluginLoader::new(enabled, &admitted, &self.engine, &project_dir);
+        let engine = plugins::engine(enabled, &admitted, &self.engine);
         let mut per_event: [Vec<_>; EVENT_COUNT] = std::array::from_fn(|_| Vec::new());
         let mut per_other: Vec<(Arc<str>, Vec<_>)> = Vec::new();
         for entry in admitted {
             let runner = match &entry.spec.kind {
                 HookKind::Command { command } => Runner::Command(command.clone()),
-                HookKind::Plugin(config) => loader.load(config, &entry, &mut diagnostics),
+                HookKind::Plugin(config) => {
+                    plugins::load(&engine, config, &entry, &project_dir, &mut diagnostics)
+                }
             };
             let key = entry.spec.dedup_key();
             let trusted = !entry.source.is_repository_scope();
@@ -217,7 +219,7 @@ impl HookSystemBuilder {
                 None => per_event[event.index()].push(registration),
             }
         }
-        loader.finish(&mut diagnostics);
+        plugins::report(&engine, &mut diagnostics);
         let events = per_event.map(EventHooks::new);
         let others = per_other
             .into_iter()

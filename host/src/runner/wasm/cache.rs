@@ -8,12 +8,17 @@
 //! compatibility hash plus the wasmtime version).
 //!
 //! Loading compiled code is `unsafe` in wasmtime: a tampered artifact is native code.
-//! Each artifact therefore has a `.sha256` sidecar, checked before wasmtime sees the
-//! file, so a truncated or corrupted file is detected and recompiled; wasmtime then
-//! checks the header for version and configuration itself. The artifact is loaded
-//! with `deserialize_file`, which maps it: its code pages are file-backed and shared,
-//! not copied into anonymous memory (measured: ~1.1 MiB resident per plugin when
-//! read into a buffer and copied).
+//! Each artifact therefore has a `.sha256` sidecar — the artifact's SHA-256 and its
+//! [`Stamp`] right after it was renamed into place — checked before wasmtime sees
+//! the file, so a truncated or corrupted file is detected and recompiled; wasmtime
+//! then checks the header for version and configuration itself. An artifact is
+//! never changed in place, so while its stamp is the recorded one it is the file
+//! that was written, and it is not read to be checked: it is mapped
+//! (`deserialize_open_file`), its code pages file-backed, shared and faulted in
+//! only when run. Only when the stamp differs (the file was touched, copied,
+//! restored) is it hashed — streamed, not read into memory — and the sidecar
+//! refreshed if the digest still matches. Measured on a componentize-py plugin
+//! (53 MiB artifact): reading and hashing it was most of a warm `hookhost fire`.
 //!
 //! A checksum does not stop someone who can write the directory: another local user
 //! with write access could plant an artifact *and* its sidecar under the digest of
@@ -31,8 +36,11 @@ use std::hash::{Hash, Hasher};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use wasmtime::Engine;
+
+use super::stamp::Stamp;
 
 /// Where the cache lives by default.
 pub fn default_dir() -> Option<PathBuf> {
@@ -59,8 +67,15 @@ pub enum Cached {
     Missing,
     /// A file that fails its checksum.
     Corrupt,
-    /// An artifact file that passed its checksum.
-    Valid(PathBuf),
+    /// The artifact, open, checked against its sidecar.
+    Valid(std::fs::File),
+}
+
+/// An artifact's sidecar: its digest, and its stamp when it was written.
+#[derive(Debug, Serialize, Deserialize)]
+struct Sidecar {
+    sha256: String,
+    stamp: Option<Stamp>,
 }
 
 /// A cache directory bound to one engine.
@@ -87,6 +102,11 @@ impl CompileCache {
         Ok(CompileCache { dir, engine_tag })
     }
 
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
     /// The file for a Wasm file with this digest and kind.
     pub fn path(&self, digest: &[u8; 32], kind: &str) -> PathBuf {
         self.dir.join(format!(
@@ -96,19 +116,46 @@ impl CompileCache {
         ))
     }
 
-    /// What is stored for `path`, checksum verified.
-    pub fn read(&self, path: &Path) -> Cached {
-        let artifact = match read_private_file(path) {
-            Ok(Some(bytes)) => bytes,
+    /// The artifact at `path`, open, if it is the file its sidecar describes:
+    /// by its stamp, or else by its SHA-256 (streamed).
+    pub fn open(&self, path: &Path) -> Cached {
+        let file = match open_private_file(path) {
+            Ok(Some(file)) => file,
             Ok(None) => return Cached::Missing,
             Err(()) => return Cached::Corrupt,
         };
-        match read_private_file(&sidecar(path)) {
-            Ok(Some(digest)) if Sha256::digest(&artifact).as_slice() == digest.as_slice() => {
-                Cached::Valid(path.to_path_buf())
-            }
-            _ => Cached::Corrupt,
+        let Ok(meta) = file.metadata() else {
+            return Cached::Corrupt;
+        };
+        let Some(sidecar) = read_private_file(&sidecar(path))
+            .ok()
+            .flatten()
+            .and_then(|bytes| serde_json::from_slice::<Sidecar>(&bytes).ok())
+        else {
+            return Cached::Corrupt;
+        };
+        let stamp = Stamp::of(&meta);
+        if sidecar.stamp == Some(stamp) {
+            return Cached::Valid(file);
         }
+        let mut hasher = Sha256::new();
+        if std::io::copy(&mut &file, &mut hasher).is_err()
+            || hex::encode(hasher.finalize()) != sidecar.sha256
+        {
+            return Cached::Corrupt;
+        }
+        // Intact but touched (copied, restored): record the new stamp so the next
+        // load need not hash it again.
+        if stamp.settled() {
+            let refreshed = Sidecar {
+                stamp: Some(stamp),
+                ..sidecar
+            };
+            if let Ok(json) = serde_json::to_vec(&refreshed) {
+                let _ = write_atomically(&self.dir, &self::sidecar(path), &json);
+            }
+        }
+        Cached::Valid(file)
     }
 
     /// Stores an artifact atomically (a temporary file renamed into place), so a
@@ -119,25 +166,36 @@ impl CompileCache {
     }
 
     fn try_write(&self, path: &Path, artifact: &[u8]) -> std::io::Result<()> {
-        use std::os::unix::fs::DirBuilderExt;
-        std::fs::DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(&self.dir)?;
-        // The sidecar first: a reader that sees the new artifact with the old
-        // sidecar (or the reverse) finds a mismatch and recompiles.
-        self.write_atomically(&sidecar(path), &Sha256::digest(artifact))?;
-        self.write_atomically(path, artifact)
+        let file = write_atomically(&self.dir, path, artifact)?;
+        // The stamp after the rename (which moves the change time). A reader
+        // between the rename and the sidecar's finds a mismatch and hashes.
+        // A fresh file's stamp is trusted although it is not settled: nobody but
+        // this user writes here, and an artifact is never written in place.
+        let sidecar = Sidecar {
+            sha256: hex::encode(Sha256::digest(artifact)),
+            stamp: file.metadata().ok().map(|meta| Stamp::of(&meta)),
+        };
+        let json = serde_json::to_vec(&sidecar).map_err(std::io::Error::other)?;
+        write_atomically(&self.dir, &self::sidecar(path), &json).map(drop)
     }
+}
 
-    fn write_atomically(&self, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-        let mut tmp = tempfile_in(&self.dir)?;
-        tmp.1.write_all(bytes)?;
-        tmp.1.sync_all()?;
-        std::fs::rename(&tmp.0, path).inspect_err(|_| {
-            let _ = std::fs::remove_file(&tmp.0);
-        })
-    }
+/// Writes `bytes` to `path` atomically: a temporary file in `dir` (created `0700`
+/// when missing), synced, renamed into place. Returns the file, still open.
+pub(super) fn write_atomically(
+    dir: &Path,
+    path: &Path,
+    bytes: &[u8],
+) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::DirBuilderExt;
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)?;
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map_err(|e| e.error)
 }
 
 /// Checks that only this user (and root) can change what is in `dir`, creating it
@@ -191,13 +249,12 @@ pub fn check_private(dir: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// Reads a cache file: `Ok(None)` when absent, `Err` when it is not a regular file
+/// Opens a cache file: `Ok(None)` when absent, `Err` when it is not a regular file
 /// of this user that only this user can write (treated as corrupt: recompiled and
 /// replaced).
-pub(crate) fn read_private_file(path: &Path) -> Result<Option<Vec<u8>>, ()> {
-    use std::io::Read;
+pub(crate) fn open_private_file(path: &Path) -> Result<Option<std::fs::File>, ()> {
     use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
-    let mut file = match std::fs::OpenOptions::new()
+    let file = match std::fs::OpenOptions::new()
         .read(true)
         .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32)
         .open(path)
@@ -211,6 +268,15 @@ pub(crate) fn read_private_file(path: &Path) -> Result<Option<Vec<u8>>, ()> {
     if !meta.is_file() || meta.uid() != me || meta.mode() & 0o022 != 0 {
         return Err(());
     }
+    Ok(Some(file))
+}
+
+/// Reads a cache file whole, with the checks of [`open_private_file`].
+pub(crate) fn read_private_file(path: &Path) -> Result<Option<Vec<u8>>, ()> {
+    use std::io::Read;
+    let Some(mut file) = open_private_file(path)? else {
+        return Ok(None);
+    };
     let mut bytes = Vec::new();
     file.read_to_end(&mut bytes).map_err(|_| ())?;
     Ok(Some(bytes))
@@ -220,19 +286,4 @@ fn sidecar(path: &Path) -> PathBuf {
     let mut name = path.as_os_str().to_owned();
     name.push(".sha256");
     PathBuf::from(name)
-}
-
-fn tempfile_in(dir: &Path) -> std::io::Result<(PathBuf, std::fs::File)> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.subsec_nanos())
-        .unwrap_or_default();
-    let path = dir.join(format!(".tmp-{}-{nanos:x}", std::process::id()));
-    let file = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(&path)?;
-    Ok((path, file))
 }

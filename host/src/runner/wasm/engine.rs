@@ -1,5 +1,7 @@
-//! The one wasmtime [`Engine`] of a hook system: its configuration, the pooling
-//! allocator, the epoch ticker, and the linkers.
+//! [`WasmEngine`], the one Wasm engine of a hook system: the wasmtime [`Engine`]
+//! with its configuration, pooling allocator, epoch ticker, linkers and compile
+//! cache, and the modules compiled for it (one per file, however many hooks name
+//! it — [`Compiled`]; a hook's own settings over it are a [`super::Plugin`]).
 //!
 //! * **Fuel** is on for every store (the per-call budget is the hook's `fuel`).
 //! * **Epochs** tick every [`EPOCH_TICK`] on a thread that holds the engine weakly
@@ -14,13 +16,17 @@
 //!   `memoryLimit` up to [`POOL_MEMORY_CEILING`] ([`pool_memory_size`]) — not
 //!   wasmtime's default of 1000 slots × 4 GiB, which fails under `ulimit -v`, and
 //!   not 4 GiB per slot because one plugin asked for it. A plugin whose limit is
-//!   above the pool's runs on a second, on-demand engine (see
-//!   [`super::WasmEngine`]). If the pooled engine cannot be created, an on-demand
-//!   engine is used and [`Shared::pool_error`] says why (a warning diagnostic).
+//!   above the pool's runs on a second, on-demand `WasmEngine` created when first
+//!   needed. If the pooled engine cannot be created, an on-demand engine is used
+//!   and [`WasmEngine::pool_error`] says why (a warning diagnostic).
 //!   A semaphore with one permit per slot queues calls instead of failing them when
 //!   the pool is full; the wait is not part of a call's timeout.
+//! * **Loading** many files is spread over the cores ([`WasmEngine::preload`]):
+//!   compiling 100 plugins on a cold cache must not take 100 × one.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use tokio::sync::Semaphore;
@@ -28,7 +34,11 @@ use wasmtime::{Config, Engine, InstanceAllocationStrategy, OptLevel, PoolingAllo
 
 use super::cache::{CompileCache, default_dir};
 use super::linker::{component_linker, module_linker};
+use super::module::Compiled;
+use super::plugin::Plugin;
 use super::sandbox::{ComponentState, ModuleState};
+use crate::config::PluginConfig;
+use crate::runner::HookFailure;
 
 /// How often the epoch advances; the granularity of deadline checks for a spinning
 /// guest.
@@ -84,41 +94,42 @@ impl Default for EngineOptions {
     }
 }
 
-/// The engine and what is shared by every plugin of a hook system.
-pub struct Shared {
-    /// The engine.
-    pub engine: Engine,
-    /// Whether the pooling allocator is in use.
-    pub pooled: bool,
-    /// The largest linear memory this engine can give a guest (unbounded on demand:
-    /// the limiter decides).
-    pub memory_capacity: u64,
-    /// Why the pooled engine could not be created, when pooling was asked for.
-    pub pool_error: Option<String>,
-    /// Permits for concurrent calls.
-    pub slots: Arc<Semaphore>,
-    /// Linker for components.
-    pub component_linker: wasmtime::component::Linker<ComponentState>,
-    /// Linker for preview-1 modules.
-    pub module_linker: wasmtime::Linker<ModuleState>,
-    /// The compile cache, if enabled.
-    pub cache: Option<CompileCache>,
-    /// Why the configured compile cache is not used, if it is not.
-    pub cache_refused: Option<String>,
+/// The Wasm engine of a hook system. Cheap to clone (one shared state).
+#[derive(Clone)]
+pub struct WasmEngine(Arc<State>);
+
+struct State {
+    engine: Engine,
+    options: EngineOptions,
+    /// The largest linear memory this engine can give a guest (unbounded on
+    /// demand: the limiter decides).
+    memory_capacity: u64,
+    pool_error: Option<String>,
+    slots: Arc<Semaphore>,
+    component_linker: wasmtime::component::Linker<ComponentState>,
+    module_linker: wasmtime::Linker<ModuleState>,
+    cache: Option<CompileCache>,
+    cache_refused: Option<String>,
+    /// The on-demand engine for plugins whose `memoryLimit` is above a pool slot,
+    /// created when first needed (so one big plugin does not size every slot).
+    large: OnceLock<Result<WasmEngine, HookFailure>>,
+    /// Compiled files; a failure is remembered too, so a broken file is reported
+    /// by every hook that names it without being read again.
+    modules: Mutex<HashMap<PathBuf, Result<Arc<Compiled>, String>>>,
 }
 
-impl std::fmt::Debug for Shared {
+impl std::fmt::Debug for WasmEngine {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Shared")
-            .field("pooled", &self.pooled)
-            .field("cache", &self.cache)
+        f.debug_struct("WasmEngine")
+            .field("pooled", &self.is_pooled())
+            .field("cache", &self.0.cache)
             .finish_non_exhaustive()
     }
 }
 
-impl Shared {
+impl WasmEngine {
     /// Creates the engine (pooled if possible), linkers and ticker.
-    pub fn new(options: &EngineOptions) -> Result<Shared, String> {
+    pub fn new(options: &EngineOptions) -> Result<WasmEngine, HookFailure> {
         let pool_memory = pool_memory_size(options.max_memory);
         let mut pool_error = None;
         let pooled = if options.pooling {
@@ -132,20 +143,21 @@ impl Shared {
         } else {
             None
         };
-        let (engine, pooled, memory_capacity) = match pooled {
-            Some(engine) => (engine, true, pool_memory),
+        let (engine, memory_capacity) = match pooled {
+            Some(engine) => (engine, pool_memory),
             None => {
                 // On demand, a memory reserves the same modest size and moves when
                 // it grows past it, so one big plugin does not make every call
                 // reserve its limit (which `ulimit -v` may not allow).
-                let engine = Engine::new(&config(pool_memory, None))
-                    .map_err(|e| format!("cannot create the Wasm engine: {e}"))?;
-                (engine, false, u64::MAX)
+                let engine = Engine::new(&config(pool_memory, None)).map_err(|e| {
+                    HookFailure::Load(format!("cannot create the Wasm engine: {e}"))
+                })?;
+                (engine, u64::MAX)
             }
         };
-        let component_linker =
-            component_linker(&engine).map_err(|e| format!("cannot link WASI: {e}"))?;
-        let module_linker = module_linker(&engine).map_err(|e| format!("cannot link WASI: {e}"))?;
+        let link_error = |e: wasmtime::Error| HookFailure::Load(format!("cannot link WASI: {e}"));
+        let component_linker = component_linker(&engine).map_err(link_error)?;
+        let module_linker = module_linker(&engine).map_err(link_error)?;
         spawn_ticker(&engine);
         let (cache, cache_refused) = match options.cache_dir.clone() {
             Some(dir) => match CompileCache::new(dir, &engine) {
@@ -154,17 +166,142 @@ impl Shared {
             },
             None => (None, None),
         };
-        Ok(Shared {
-            cache,
-            cache_refused,
-            slots: Arc::new(Semaphore::new(options.slots.max(1) as usize)),
+        Ok(WasmEngine(Arc::new(State {
             engine,
-            pooled,
+            options: options.clone(),
             memory_capacity,
             pool_error,
+            slots: Arc::new(Semaphore::new(options.slots.max(1) as usize)),
             component_linker,
             module_linker,
-        })
+            cache,
+            cache_refused,
+            large: OnceLock::new(),
+            modules: Mutex::default(),
+        })))
+    }
+
+    /// Whether the pooling allocator is in use.
+    pub fn is_pooled(&self) -> bool {
+        self.0.memory_capacity != u64::MAX
+    }
+
+    /// Why the configured compile cache is not used, if it is not.
+    pub fn cache_refused(&self) -> Option<&str> {
+        self.0.cache_refused.as_deref()
+    }
+
+    /// Why the pooling allocator could not be used although it was asked for.
+    pub fn pool_error(&self) -> Option<&str> {
+        self.0.pool_error.as_deref()
+    }
+
+    /// Loads a plugin; its file is compiled only the first time any hook names it.
+    pub fn load(&self, config: &PluginConfig) -> Result<Arc<Plugin>, HookFailure> {
+        let compiled = self
+            .for_memory(config.memory_limit)?
+            .compiled(&config.path)
+            .map_err(|e| HookFailure::Load(format!("{}: {e}", config.path.display())))?;
+        Plugin::new(compiled, config).map(Arc::new)
+    }
+
+    /// Compiles (or maps from the cache) the files of `configs` not loaded yet,
+    /// several at once on all cores; [`WasmEngine::load`] then finds them loaded.
+    /// One file is left to `load` (no thread for it).
+    pub fn preload<'a>(&self, configs: impl IntoIterator<Item = &'a PluginConfig>) {
+        let mut todo: Vec<(WasmEngine, &Path)> = Vec::new();
+        for config in configs {
+            let Ok(engine) = self.for_memory(config.memory_limit) else {
+                continue;
+            };
+            let path = config.path.as_path();
+            let seen = todo
+                .iter()
+                .any(|(e, p)| *p == path && Arc::ptr_eq(&e.0, &engine.0));
+            if !seen && !engine.lock_modules().contains_key(path) {
+                todo.push((engine, path));
+            }
+        }
+        if todo.len() < 2 {
+            return;
+        }
+        let workers = std::thread::available_parallelism()
+            .map_or(1, usize::from)
+            .min(todo.len());
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        std::thread::scope(|scope| {
+            for _ in 0..workers {
+                scope.spawn(|| {
+                    while let Some((engine, path)) =
+                        todo.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+                    {
+                        let _ = engine.compiled(path);
+                    }
+                });
+            }
+        });
+    }
+
+    /// This engine, or the on-demand one when `memory_limit` is above a pool slot.
+    fn for_memory(&self, memory_limit: u64) -> Result<WasmEngine, HookFailure> {
+        if memory_limit <= self.0.memory_capacity {
+            return Ok(self.clone());
+        }
+        self.0
+            .large
+            .get_or_init(|| {
+                WasmEngine::new(&EngineOptions {
+                    pooling: false,
+                    max_memory: self.0.options.max_memory.max(memory_limit),
+                    ..self.0.options.clone()
+                })
+            })
+            .clone()
+    }
+
+    /// The compiled file at `path`, loading it the first time. The lock is not
+    /// held while loading, so [`WasmEngine::preload`]'s threads load in parallel.
+    fn compiled(&self, path: &Path) -> Result<Arc<Compiled>, String> {
+        if let Some(done) = self.lock_modules().get(path) {
+            return done.clone();
+        }
+        let loaded = Compiled::load(self, path).map(Arc::new);
+        self.lock_modules()
+            .entry(path.to_path_buf())
+            .or_insert(loaded)
+            .clone()
+    }
+
+    fn lock_modules(&self) -> std::sync::MutexGuard<'_, HashMap<PathBuf, Result<Arc<Compiled>, String>>> {
+        match self.0.modules.lock() {
+            Ok(guard) => guard,
+            Err(poisoned) => poisoned.into_inner(),
+        }
+    }
+
+    /// The wasmtime engine.
+    pub(super) fn wasmtime(&self) -> &Engine {
+        &self.0.engine
+    }
+
+    /// Permits for concurrent calls (one per pool slot).
+    pub(super) fn slots(&self) -> &Arc<Semaphore> {
+        &self.0.slots
+    }
+
+    /// The compile cache, if one is used.
+    pub(super) fn cache(&self) -> Option<&CompileCache> {
+        self.0.cache.as_ref()
+    }
+
+    /// The linker for components.
+    pub(super) fn component_linker(&self) -> &wasmtime::component::Linker<ComponentState> {
+        &self.0.component_linker
+    }
+
+    /// The linker for preview-1 modules.
+    pub(super) fn module_linker(&self) -> &wasmtime::Linker<ModuleState> {
+        &self.0.module_linker
     }
 }
 

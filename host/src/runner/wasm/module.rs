@@ -1,25 +1,33 @@
 //! A compiled module: what every hook that runs the same `.wasm` file shares.
 //!
 //! Reading, hashing, compiling (or mapping the cached artifact) and pre-instantiating
-//! a file is the expensive part of loading a plugin — for a componentize-py guest,
-//! tens of milliseconds. A hook system does it once per file (per engine), however
-//! many hooks refer to the file with whatever limits and grants
-//! ([`super::WasmEngine`] keeps the map); a hook's own settings live in
-//! [`super::Plugin`].
+//! a file is the expensive part of loading a plugin. A [`super::WasmEngine`] does it
+//! once per file, however many hooks refer to the file with whatever limits and
+//! grants; a hook's own settings live in [`super::Plugin`].
+//!
+//! A warm load — the compile cache knows the file ([`super::known`]) and holds its
+//! artifact — reads neither: the file is only `stat`ed and the artifact mapped.
+//! The imports hookhost denies are listed from the compiled module's type, not by
+//! parsing the file. Measured on a componentize-py plugin (18 MiB `.wasm`, 53 MiB
+//! artifact): a warm `hookhost fire` went from ~90 ms, most of it reading and
+//! hashing both files, to the cost of mapping and instantiating.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
+use tokio::sync::Semaphore;
 use wasmtime::component::Component;
-use wasmtime::{InstancePre, Module};
+use wasmtime::{Engine, InstancePre, Module};
 use wasmtime_wasi::p2::bindings::CommandPre;
 
 use super::cache::{CacheStatus, Cached};
-use super::detect::{WasmKind, imports};
-use super::engine::Shared;
+use super::detect::WasmKind;
+use super::engine::WasmEngine;
+use super::known::{self, Known};
 use super::linker::is_granted;
 use super::sandbox::{ComponentState, ModuleState};
+use super::stamp::Stamp;
 
 /// Plugin files larger than this are refused.
 pub const MAX_PLUGIN_BYTES: u64 = 512 * 1024 * 1024;
@@ -37,7 +45,10 @@ pub struct Compiled {
     pub(super) digest: [u8; 32],
     pub(super) ungranted: Vec<String>,
     pub(super) entry: Entry,
-    pub(super) shared: Arc<Shared>,
+    /// What a call needs of the engine (not the [`WasmEngine`] itself, which
+    /// holds this module: that would be a cycle).
+    pub(super) engine: Engine,
+    pub(super) slots: Arc<Semaphore>,
 }
 
 impl std::fmt::Debug for Compiled {
@@ -50,113 +61,193 @@ impl std::fmt::Debug for Compiled {
     }
 }
 
+/// A compiled component or module.
+enum Code {
+    Component(Component),
+    Module(Module),
+}
+
 impl Compiled {
-    /// Reads, checks, compiles and pre-instantiates the file at `path`; the error
+    /// Reads, checks, compiles and pre-instantiates the file at `path` — or, when
+    /// the compile cache knows it, maps its artifact without reading it; the error
     /// names the cause (the caller adds the path).
-    pub fn load(shared: &Arc<Shared>, path: &Path) -> Result<Compiled, String> {
-        let bytes = crate::bounded_read::read_regular_file(path, MAX_PLUGIN_BYTES)?;
-        let digest: [u8; 32] = Sha256::digest(&bytes).into();
-        let kind = WasmKind::detect(&bytes).ok_or_else(|| {
-            "not a WebAssembly component or module (bad magic number or version)".to_owned()
-        })?;
-        let mut ungranted = Vec::new();
-        let (entry, cache) = match kind {
-            WasmKind::Component => {
-                ungranted = imports(&bytes)
-                    .map_err(|e| format!("invalid component: {e}"))?
-                    .into_iter()
+    pub fn load(engine: &WasmEngine, path: &Path) -> Result<Compiled, String> {
+        let (file, stamp) = open_regular(path)?;
+        let warm = engine.cache().and_then(|cache| {
+            let known = known::recall(cache.dir(), &stamp)?;
+            let path = cache.path(&known.digest, known.kind.as_str());
+            let Cached::Valid(artifact) = cache.open(&path) else {
+                return None;
+            };
+            deserialize(engine, known.kind, artifact, &path)
+                .ok()
+                .map(|code| (known, code))
+        });
+        let (known, code, cache) = match warm {
+            Some((known, code)) => (known, code, CacheStatus::Hit),
+            None => {
+                let bytes = read_bounded(file)?;
+                // Whether the file had settled is judged now, right after reading:
+                // a write after this moves its times (see `stamp`).
+                let after = std::fs::metadata(path)
+                    .map(|m| Stamp::of(&m))
+                    .ok()
+                    .filter(Stamp::settled);
+                let digest: [u8; 32] = Sha256::digest(&bytes).into();
+                let kind = WasmKind::detect(&bytes).ok_or_else(|| {
+                    "not a WebAssembly component or module (bad magic number or version)"
+                        .to_owned()
+                })?;
+                let known = Known { digest, kind };
+                let (code, cache) = compile(engine, &bytes, known)?;
+                if let (Some(c), Some(after)) = (engine.cache(), after) {
+                    known::remember(c.dir(), &stamp, &after, known);
+                }
+                (known, code, cache)
+            }
+        };
+        let (entry, ungranted) = match code {
+            Code::Component(component) => {
+                let ungranted = component
+                    .component_type()
+                    .imports(engine.wasmtime())
+                    .map(|(name, _)| name.to_owned())
                     .filter(|name| !is_granted(name))
                     .collect();
-                let (component, cache) = compile(
-                    shared,
-                    &bytes,
-                    &digest,
-                    kind,
-                    |b| Component::new(&shared.engine, b),
-                    |b| {
-                        #[allow(unsafe_code)]
-                        // SAFETY: the artifact passed its SHA-256 check and was written by
-                        // this program into the user's private cache (see `cache`); it is
-                        // only ever replaced by rename, never modified in place, so the
-                        // mapping cannot change under wasmtime.
-                        unsafe {
-                            Component::deserialize_file(&shared.engine, b)
-                        }
-                    },
-                    Component::serialize,
-                )?;
-                let pre = shared
-                    .component_linker
+                let pre = engine
+                    .component_linker()
                     .instantiate_pre(&component)
                     .map_err(|e| format!("imports something hookhost does not provide: {e}"))?;
                 let pre = CommandPre::new(pre).map_err(|e| {
                     format!("does not export wasi:cli/run (build it as a command): {e}")
                 })?;
-                (Entry::Component(pre), cache)
+                (Entry::Component(pre), ungranted)
             }
-            WasmKind::Module => {
-                let (module, cache) = compile(
-                    shared,
-                    &bytes,
-                    &digest,
-                    kind,
-                    |b| Module::new(&shared.engine, b),
-                    |b| {
-                        #[allow(unsafe_code)]
-                        // SAFETY: as for components above.
-                        unsafe {
-                            Module::deserialize_file(&shared.engine, b)
-                        }
-                    },
-                    Module::serialize,
-                )?;
+            Code::Module(module) => {
                 if module.get_export("_start").is_none() {
                     return Err("does not export _start (build it as a WASI command)".into());
                 }
-                let pre = shared
-                    .module_linker
+                let ungranted = module
+                    .imports()
+                    .map(|i| format!("{}::{}", i.module(), i.name()))
+                    .filter(|name| !is_granted(name))
+                    .collect();
+                let pre = engine
+                    .module_linker()
                     .instantiate_pre(&module)
                     .map_err(|e| format!("imports something hookhost does not grant: {e}"))?;
-                (Entry::Module(pre), cache)
+                (Entry::Module(pre), ungranted)
             }
         };
         Ok(Compiled {
-            kind,
+            kind: known.kind,
             cache,
-            digest,
+            digest: known.digest,
             ungranted,
             entry,
-            shared: Arc::clone(shared),
+            engine: engine.wasmtime().clone(),
+            slots: Arc::clone(engine.slots()),
         })
     }
 }
 
-/// Compiles `bytes`, going through the compile cache when there is one.
-fn compile<T>(
-    shared: &Shared,
-    bytes: &[u8],
-    digest: &[u8; 32],
+/// Opens `path` if it is a regular file within [`MAX_PLUGIN_BYTES`]; the type is
+/// checked before opening (a FIFO would block the open).
+fn open_regular(path: &Path) -> Result<(std::fs::File, Stamp), String> {
+    let cannot = |e: std::io::Error| format!("cannot read: {e}");
+    if !std::fs::metadata(path).map_err(cannot)?.is_file() {
+        return Err("not a regular file".to_owned());
+    }
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    let meta = file.metadata().map_err(cannot)?;
+    if !meta.is_file() {
+        return Err("not a regular file".to_owned());
+    }
+    if meta.len() > MAX_PLUGIN_BYTES {
+        return Err(format!(
+            "file is {} bytes, larger than the {MAX_PLUGIN_BYTES}-byte limit",
+            meta.len()
+        ));
+    }
+    Ok((file, Stamp::of(&meta)))
+}
+
+/// Reads an opened plugin file, bounded: a file can lie about its size
+/// (`/proc/self/pagemap` is a "regular file" of size 0).
+fn read_bounded(file: std::fs::File) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    file.take(MAX_PLUGIN_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read: {e}"))?;
+    if bytes.len() as u64 > MAX_PLUGIN_BYTES {
+        return Err(format!("file is larger than the {MAX_PLUGIN_BYTES}-byte limit"));
+    }
+    Ok(bytes)
+}
+
+/// Maps a cached artifact.
+fn deserialize(
+    engine: &WasmEngine,
     kind: WasmKind,
-    compile: impl Fn(&[u8]) -> wasmtime::Result<T>,
-    deserialize: impl Fn(&Path) -> wasmtime::Result<T>,
-    serialize: impl Fn(&T) -> wasmtime::Result<Vec<u8>>,
-) -> Result<(T, CacheStatus), String> {
-    let compile_now = || compile(bytes).map_err(|e| format!("invalid {}: {e:#}", kind.as_str()));
-    let Some(cache) = &shared.cache else {
-        return compile_now().map(|t| (t, CacheStatus::Disabled));
+    artifact: std::fs::File,
+    path: &Path,
+) -> wasmtime::Result<Code> {
+    #[allow(unsafe_code)]
+    // SAFETY: the artifact matches its sidecar (by the stamp taken when this program
+    // wrote it, or by its SHA-256) in the user's private cache (see `cache`); it is
+    // only ever replaced by rename, never modified in place, so the mapping cannot
+    // change under wasmtime.
+    unsafe {
+        match kind {
+            // wasmtime 48 has no `deserialize_open_file` for components: the path
+            // of the open descriptor maps the very file that was checked.
+            WasmKind::Component => {
+                use std::os::fd::AsRawFd;
+                let fd = PathBuf::from(format!("/proc/self/fd/{}", artifact.as_raw_fd()));
+                // Without /proc, the path (an artifact is only replaced by another
+                // artifact of the same digest, never changed in place).
+                let mapped = if fd.exists() { fd.as_path() } else { path };
+                let component = Component::deserialize_file(engine.wasmtime(), mapped);
+                drop(artifact);
+                component.map(Code::Component)
+            }
+            WasmKind::Module => {
+                Module::deserialize_open_file(engine.wasmtime(), artifact).map(Code::Module)
+            }
+        }
+    }
+}
+
+/// Compiles `bytes`, going through the compile cache when there is one.
+fn compile(engine: &WasmEngine, bytes: &[u8], known: Known) -> Result<(Code, CacheStatus), String> {
+    let kind = known.kind;
+    let compile_now = || {
+        match kind {
+            WasmKind::Component => Component::new(engine.wasmtime(), bytes).map(Code::Component),
+            WasmKind::Module => Module::new(engine.wasmtime(), bytes).map(Code::Module),
+        }
+        .map_err(|e| format!("invalid {}: {e:#}", kind.as_str()))
     };
-    let path = cache.path(digest, kind.as_str());
-    let status = match cache.read(&path) {
-        Cached::Valid(artifact) => match deserialize(&artifact) {
-            Ok(t) => return Ok((t, CacheStatus::Hit)),
+    let Some(cache) = engine.cache() else {
+        return compile_now().map(|code| (code, CacheStatus::Disabled));
+    };
+    let path = cache.path(&known.digest, kind.as_str());
+    let status = match cache.open(&path) {
+        Cached::Valid(artifact) => match deserialize(engine, kind, artifact, &path) {
+            Ok(code) => return Ok((code, CacheStatus::Hit)),
             Err(_) => CacheStatus::Corrupt,
         },
         Cached::Missing => CacheStatus::Miss,
         Cached::Corrupt => CacheStatus::Corrupt,
     };
-    let compiled = compile_now()?;
-    if let Ok(artifact) = serialize(&compiled) {
+    let code = compile_now()?;
+    let artifact = match &code {
+        Code::Component(c) => c.serialize(),
+        Code::Module(m) => m.serialize(),
+    };
+    if let Ok(artifact) = artifact {
         cache.write(&path, &artifact);
     }
-    Ok((compiled, status))
+    Ok((code, status))
 }

@@ -105,7 +105,7 @@ impl Plugin {
     /// that never started must not time out (and fail open) because others ran.
     pub async fn run(&self, input: Arc<[u8]>, timeout: Duration, ctx: &RunContext) -> RawOutcome {
         let queued_at = Instant::now();
-        let Ok(_permit) = self.compiled.shared.slots.acquire().await else {
+        let Ok(_permit) = self.compiled.slots.acquire().await else {
             return RawOutcome::failed(HookFailure::Load("the engine is shutting down".into()));
         };
         let queued = queued_at.elapsed();
@@ -185,7 +185,7 @@ impl Plugin {
     }
 
     fn store<T: 'static>(&self, state: T, limiter: fn(&mut T) -> &mut Limiter) -> Store<T> {
-        let mut store = Store::new(&self.compiled.shared.engine, state);
+        let mut store = Store::new(&self.compiled.engine, state);
         store.limiter(move |s| limiter(s) as &mut dyn wasmtime::ResourceLimiter);
         // Fuel is on for every store of this engine, so this cannot fail.
         let _ = store.set_fuel(self.config.fuel);
