@@ -225,6 +225,33 @@ def main():
                      f"{r['rss_after_fire']:.1f} MiB", f"{r['rss_peak']:.1f} MiB"])
     table(["plugins, cache", "start-up to first answer", "VmRSS loaded", "VmRSS after a fire", "VmHWM"], rows)
 
+    # 7b. one file, many hooks
+    rows = []
+    for name in [n for n in process if n.startswith("serve references")]:
+        r = process[name]
+        rows.append([name.removeprefix("serve references: "), f"{r['load_ms']:.0f} ms",
+                     f"{r['rss_loaded']:.1f} MiB", f"{r['rss_after_fire']:.1f} MiB"])
+    if rows:
+        w("One `.wasm` named by 32 hooks (each with other arguments) against one hook naming it, warm cache:")
+        w("")
+        table(["case", "start-up to first answer", "VmRSS loaded", "VmRSS after a fire"], rows)
+
+    # 7c. languages
+    w("## 7c. The example policy in other languages (release build)")
+    w("")
+    rows = []
+    for lang in ["python", "js", "zig"]:
+        for tag in ["", " (RUST_BACKTRACE=1)"]:
+            call = process.get(f"language {lang}: serve round trip{tag}")
+            fire = process.get(f"language {lang}: fire process, warm cache{tag}")
+            if call or fire:
+                rows.append([lang + tag, fmt_us(call and call["median"]), fmt_us(fire and fire["median"])])
+    if rows:
+        table(["language", "per call (serve round trip, median)", "warm whole-process `fire` (median)"], rows)
+    else:
+        w("Not measured (examples/build-languages.sh builds the policies).")
+        w("")
+
     # 8. peer
     w("## 8. Peer: `@google/gemini-cli-core` firing the same `sh` hook")
     w("")
@@ -308,6 +335,86 @@ def main():
     if rb:
         target("(RUST_BACKTRACE=1) `serve` round trip, block path: median < 100 µs", fmt_us(rb), rb < 100)
     table(["target", "measured", ""], rows)
+
+    # issue 9: every row shows the bar, what was measured, met or not
+    w("## Targets (issue #9): bar, measured, met")
+    w("")
+    rows9 = []
+
+    def bar(what, bar_text, measured, ok):
+        rows9.append([what, bar_text, measured, "–" if ok is None else ("**met**" if ok else "**not met**")])
+
+    def unmeasured(what, bar_text):
+        bar(what, bar_text, "not measured in this run", None)
+
+    for tag, label in [("", ""), ("+backtrace", " (RUST_BACKTRACE=1)")]:
+        pa = med(f"plugin{tag}/allow")
+        if pa:
+            bar(f"one plugin through `HookSystem::fire`{label}, median", "≤ 20 µs", fmt_us(pa), pa <= 20)
+        else:
+            unmeasured(f"one plugin through `HookSystem::fire`{label}", "≤ 20 µs")
+    if plugin_allow and native:
+        bar("same policy as a native command hook ÷ plugin", "≥ 50×",
+            f"{fmt_ratio(native / plugin_allow)} ({fmt_us(native)} ÷ {fmt_us(plugin_allow)})", native / plugin_allow >= 50)
+    for tag in ["", " (RUST_BACKTRACE=1)"]:
+        rtt_t = med(f"serve round trip: 1 plugin, allow{tag}")
+        cat = med(f"serve round trip: cat (pipe floor){tag}")
+        fire = plugin_allow
+        if rtt_t and cat and fire:
+            bar(f"`serve` serial round trip − `cat` round trip{tag}", "≤ fire + 15 µs",
+                f"{fmt_us(rtt_t - cat)} ({fmt_us(rtt_t)} − {fmt_us(cat)}; fire {fmt_us(fire)})",
+                rtt_t - cat <= fire + 15)
+        else:
+            unmeasured(f"`serve` serial round trip − `cat`{tag}", "≤ fire + 15 µs")
+        cs = (process.get(f"serve round trip: 1 plugin, allow{tag}") or {}).get("context_switches")
+        if cs is not None:
+            bar(f"context switches per serial `serve` request{tag}", "≤ 3", f"{cs:.2f}", cs <= 3)
+    if t:
+        bar("`serve` pipelined, one plugin, 2 cores", "≥ 40,000 fires/s", f"{t['rate']:,.0f} fires/s", t["rate"] >= 40000)
+    for n in [8, 32]:
+        pn = med(f"fanout/parallel/{n}")
+        if pn and one:
+            bar(f"{n} plugins on one event, parallel", f"≤ {n}⁄1.6 × one ({fmt_us(n * one / 1.6)})",
+                f"{fmt_us(pn)} ({fmt_ratio(pn / one)} one)", pn <= n * one / 1.6)
+    r1 = process.get("serve references: one .wasm, 1 hooks")
+    r32 = process.get("serve references: one .wasm, 32 hooks")
+    if r1 and r32:
+        grew = r32["rss_loaded"] - r1["rss_loaded"]
+        bar("one `.wasm` referenced by 32 hooks", "compiled, mapped and pre-instantiated once",
+            f"+{grew:.1f} MiB loaded, start-up {r32['load_ms']:.0f} ms vs {r1['load_ms']:.0f} ms for one hook",
+            grew < 2)
+    m100 = process.get("serve memory: 100 plugins, warm cache")
+    if m100:
+        bar("100 distinct plugins loaded, after one fire of all", "≤ 64 MiB RSS",
+            f"{m100['rss_after_fire']:.1f} MiB (loaded {m100['rss_loaded']:.1f} MiB)", m100["rss_after_fire"] <= 64)
+    c100 = process.get("serve memory: 100 plugins, cold cache")
+    if c100:
+        bar("100 plugins, cold cache, to first answer", "compiled on all cores in parallel",
+            f"{c100['load_ms'] / 1000:.1f} s on {env.get('nproc', '?')} cores", None)
+    for tag in ["", " (RUST_BACKTRACE=1)"]:
+        warm_t = med(f"fire process: 1 plugin, warm cache, allow{tag}")
+        none = med(f"fire process: no hooks{tag}")
+        if warm_t and none:
+            bar(f"`hookhost fire`, whole process, one plugin, warm cache{tag}", "≤ 4 ms and ≤ 2× `fire` with no hooks",
+                f"{fmt_us(warm_t)} ({fmt_ratio(warm_t / none)} of {fmt_us(none)})", warm_t <= 4000 and warm_t <= 2 * none)
+    for lang, name, per_call in [("python", "Python plugin (componentize-py)", 1000), ("js", "JavaScript plugin", 800)]:
+        for tag in ["", " (RUST_BACKTRACE=1)"]:
+            call = med(f"language {lang}: serve round trip{tag}")
+            fire = med(f"language {lang}: fire process, warm cache{tag}")
+            if call and fire:
+                bar(f"{name}: per call / warm whole-process fire{tag}", f"≤ {fmt_us(per_call)} / ≤ 20 ms",
+                    f"{fmt_us(call)} / {fmt_us(fire)}", call <= per_call and fire <= 20000)
+            else:
+                unmeasured(f"{name}{tag}", f"≤ {fmt_us(per_call)} / ≤ 20 ms")
+    pairs = [("plugin/allow", "plugin+backtrace/allow"),
+             ("serve round trip: 1 plugin, allow", "serve round trip: 1 plugin, allow (RUST_BACKTRACE=1)"),
+             ("fire process: 1 plugin, warm cache, allow", "fire process: 1 plugin, warm cache, allow (RUST_BACKTRACE=1)")]
+    diffs = [(a, med(a), med(b)) for a, b in pairs if med(a) and med(b)]
+    if diffs:
+        worst = max(abs(b / a - 1) for _, a, b in diffs)
+        bar("any figure with `RUST_BACKTRACE=1` vs unset", "within 5 %",
+            ", ".join(f"{n} {(b / a - 1) * 100:+.1f} %" for n, a, b in diffs), worst <= 0.05)
+    table(["what", "bar", "measured", ""], rows9)
     w(END)
 
     generated = "\n".join(lines)

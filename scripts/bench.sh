@@ -8,12 +8,21 @@
 #      registry; skipped with a note if unavailable, or with BENCH_SKIP_PEER=1);
 #   5. scripts/bench-report.py: the tables and ratios into docs/PERFORMANCE.md.
 # Takes about 15 minutes on 2 cores. Results: target/criterion, target/bench-results.
+# BENCH_QUICK=1: few samples everywhere and no peer — checks that the whole pipeline
+# runs end to end (the figures are not worth publishing).
+# The language rows need examples/{python,js,zig}/policy.wasm
+# (examples/build-languages.sh); missing ones are skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rustup target add wasm32-wasip2 wasm32-wasip1 >/dev/null 2>&1 || true
 results=target/bench-results
 rm -rf target/criterion "$results"
 mkdir -p "$results"
+criterion_args=(--noplot)
+if [ "${BENCH_QUICK:-0}" = 1 ]; then
+  criterion_args+=(--quick)
+  export HOOKHOST_BENCH_QUICK=1 BENCH_SKIP_PEER=1
+fi
 
 echo "== release build (whole-process measurements use it)"
 cargo build --release --locked -p hookhost
@@ -44,10 +53,10 @@ echo "== machine"
 cat "$results/env.json"
 
 echo "== criterion: in-process fires (RUST_BACKTRACE unset)"
-env -u RUST_BACKTRACE -u RUST_LIB_BACKTRACE cargo bench --locked -p hookhost --bench fire -- --noplot
+env -u RUST_BACKTRACE -u RUST_LIB_BACKTRACE cargo bench --locked -p hookhost --bench fire -- "${criterion_args[@]}"
 
 echo "== criterion: no_match and plugin with RUST_BACKTRACE=1"
-RUST_BACKTRACE=1 cargo bench --locked -p hookhost --bench fire -- --noplot 'no_match|plugin'
+RUST_BACKTRACE=1 cargo bench --locked -p hookhost --bench fire -- "${criterion_args[@]}" 'no_match|plugin'
 
 echo "== whole processes and serve (release binary)"
 cargo bench --locked -p hookhost --bench process

@@ -6,7 +6,12 @@
 //! - `hookhost serve`: round trip of one request from a client over the pipes
 //!   (no matching hook, one plugin allowing and blocking, an `sh` hook), and
 //!   throughput with requests pipelined (both cores);
-//! - resident memory of `hookhost serve` with 1, 10 and 100 distinct plugins loaded.
+//! - resident memory of `hookhost serve` with 1, 10 and 100 distinct plugins loaded;
+//! - one `.wasm` named by 32 hooks (loaded once);
+//! - the example policies in Python, JavaScript and Zig (when built): per call
+//!   through `serve`, and a warm whole-process `hookhost fire`;
+//! - the `cat` pipe floor and context switches per serial `serve` request (all
+//!   threads of the server, from `/proc/PID/task/*/status`).
 //!
 //! Every process case runs with `RUST_BACKTRACE` unset and `=1`. The binary is
 //! `$HOOKHOST_BIN` (scripts/bench.sh points it at the release build) or the bench
@@ -105,6 +110,23 @@ impl Env {
         (elapsed, out.status.code().unwrap_or(-1))
     }
 
+    /// `cat` behind the same client: the floor of a round trip over two pipes.
+    fn spawn_cat(&self) -> Server {
+        let mut child = Command::new("cat")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        Server {
+            child,
+            stdin: Some(stdin),
+            stdout,
+            line: String::new(),
+        }
+    }
+
     fn serve(&self, settings: &Path, cache: &Path, backtrace: bool) -> Server {
         let mut command = self.command(backtrace);
         command
@@ -156,6 +178,23 @@ impl Server {
                 .unwrap_or(0)
         };
         (field("VmRSS:"), field("VmHWM:"))
+    }
+
+    /// Voluntary + involuntary context switches of every thread of the server so
+    /// far (`/proc/PID/task/*/status`; the process's own line counts only the main
+    /// thread).
+    fn context_switches(&self) -> u64 {
+        let tasks = std::fs::read_dir(format!("/proc/{}/task", self.child.id())).unwrap();
+        tasks
+            .filter_map(|t| std::fs::read_to_string(t.ok()?.path().join("status")).ok())
+            .flat_map(|status| {
+                status
+                    .lines()
+                    .filter(|l| l.contains("ctxt_switches:"))
+                    .filter_map(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
+                    .collect::<Vec<_>>()
+            })
+            .sum()
     }
 
     fn close(mut self) {
@@ -293,6 +332,7 @@ fn serve(env: &mut Env) {
             for line in lines.iter().take(rtt_runs / 10) {
                 server.request(line);
             }
+            let switches = server.context_switches();
             let mut samples = Vec::with_capacity(rtt_runs);
             for line in &lines {
                 let start = Instant::now();
@@ -300,9 +340,28 @@ fn serve(env: &mut Env) {
                 samples.push(start.elapsed());
                 assert!(answer.contains(expect), "{name}: {answer}");
             }
-            env.results
-                .push(stats(&format!("{name}{tag}"), &mut samples));
+            let per_request =
+                (server.context_switches() - switches) as f64 / lines.len() as f64;
+            println!("{:<48} {per_request:.2} context switches per request", "");
+            let mut row = stats(&format!("{name}{tag}"), &mut samples);
+            row["context_switches"] = json!(per_request);
+            env.results.push(row);
         }
+        // The pipe floor, same client, same run: `cat` echoing the request line.
+        let mut cat = env.spawn_cat();
+        let line = request_line(0, "BeforeTool", &allow);
+        let mut samples = Vec::with_capacity(rtt_runs);
+        for i in 0..rtt_runs + rtt_runs / 10 {
+            let start = Instant::now();
+            let echoed = cat.request(&line).len();
+            if i >= rtt_runs / 10 {
+                samples.push(start.elapsed());
+            }
+            assert_eq!(echoed, line.len());
+        }
+        env.results
+            .push(stats(&format!("serve round trip: cat (pipe floor){tag}"), &mut samples));
+        cat.close();
         if !backtrace {
             // Throughput: a writer thread pipelines `burst` requests, this thread reads
             // the answers; the server runs them on both cores.
@@ -437,6 +496,101 @@ fn memory(env: &mut Env) {
     }
 }
 
+/// One `.wasm` named by 32 hooks (other `env` each, so none is deduplicated):
+/// compiled, mapped and pre-instantiated once — start-up and memory barely above
+/// one hook's.
+fn references(env: &mut Env) {
+    let fx = &env.fx;
+    let wasm = echo_policy_wasm();
+    let allow = Value::Object(allow_input());
+    let cache = fx.root().join("memory-cache");
+    for n in [1usize, 32] {
+        let hooks: Vec<Value> = (0..n).map(|i| plugin_hook(&wasm, i)).collect();
+        let settings = fx.settings(&format!("references-{n}.json"), hooks, false);
+        // Warm the cache.
+        env.serve(&settings, &cache, false).close();
+        let start = Instant::now();
+        let mut server = env.serve(&settings, &cache, false);
+        let answer = server.request(&request_line(0, "Notification", &json!({})));
+        assert!(answer.contains("\"success\":true"), "{answer}");
+        let load = start.elapsed();
+        let (loaded, _) = server.rss_kib();
+        let answer = server
+            .request(&request_line(1, "BeforeTool", &allow))
+            .to_owned();
+        assert!(answer.contains("\"success\":true"), "{answer}");
+        let (fired, peak) = server.rss_kib();
+        server.close();
+        let name = format!("serve references: one .wasm, {n} hooks");
+        println!(
+            "{name:<48} load {load:.2?}  VmRSS loaded {:.1} MiB, after a fire {:.1} MiB",
+            loaded as f64 / 1024.0,
+            fired as f64 / 1024.0
+        );
+        env.results.push(json!({
+            "name": name, "unit": "MiB", "hooks": n, "load_ms": load.as_secs_f64() * 1e3,
+            "rss_loaded": loaded as f64 / 1024.0, "rss_after_fire": fired as f64 / 1024.0,
+            "rss_peak": peak as f64 / 1024.0,
+        }));
+    }
+}
+
+/// The example policies in other languages (`examples/build-languages.sh` builds
+/// them; a missing one is skipped): per call through `serve`, and a warm
+/// whole-process `hookhost fire`.
+fn languages(env: &mut Env) {
+    let allow = serde_json::to_vec(&allow_input()).unwrap();
+    let (calls, fires) = if env.quick { (5, 2) } else { (300, 40) };
+    for lang in ["python", "js", "zig"] {
+        let wasm = repo().join("examples").join(lang).join("policy.wasm");
+        if !wasm.exists() {
+            println!("language {lang}: {} not built, skipped", wasm.display());
+            continue;
+        }
+        let settings = env.fx.settings(
+            &format!("language-{lang}.json"),
+            vec![plugin_hook(&wasm, 0)],
+            false,
+        );
+        let cache = env.fx.root().join("language-cache");
+        // Compile once, then wait until the file counts as settled so that its
+        // digest is remembered (a warm start then does not read it).
+        assert_eq!(env.fire_once(&settings, &cache, false, &allow).1, 0);
+        std::thread::sleep(Duration::from_millis(2100));
+        assert_eq!(env.fire_once(&settings, &cache, false, &allow).1, 0);
+        for &backtrace in backtrace_modes(env.quick) {
+            let tag = if backtrace { " (RUST_BACKTRACE=1)" } else { "" };
+            let mut samples = Vec::new();
+            for _ in 0..fires {
+                let (elapsed, code) = env.fire_once(&settings, &cache, backtrace, &allow);
+                assert_eq!(code, 0, "{lang}");
+                samples.push(elapsed);
+            }
+            env.results.push(stats(
+                &format!("language {lang}: fire process, warm cache{tag}"),
+                &mut samples,
+            ));
+            let mut server = env.serve(&settings, &cache, backtrace);
+            let line = request_line(0, "BeforeTool", &Value::Object(allow_input()));
+            for _ in 0..3 {
+                server.request(&line);
+            }
+            let mut samples = Vec::new();
+            for _ in 0..calls {
+                let start = Instant::now();
+                let answer = server.request(&line);
+                samples.push(start.elapsed());
+                assert!(answer.contains("\"success\":true"), "{lang}: {answer}");
+            }
+            server.close();
+            env.results.push(stats(
+                &format!("language {lang}: serve round trip{tag}"),
+                &mut samples,
+            ));
+        }
+    }
+}
+
 /// `RUST_BACKTRACE` unset and `=1`; only unset in quick mode.
 fn backtrace_modes(quick: bool) -> &'static [bool] {
     if quick { &[false] } else { &[false, true] }
@@ -469,6 +623,12 @@ fn main() {
     }
     if selected("memory") {
         memory(&mut env);
+    }
+    if selected("references") {
+        references(&mut env);
+    }
+    if selected("languages") {
+        languages(&mut env);
     }
     let dir = repo().join("target/bench-results");
     std::fs::create_dir_all(&dir).unwrap();

@@ -325,7 +325,14 @@ fn config(max_memory: u64, pool_slots: Option<u32>) -> Config {
         // Errors on the exit path must not capture host backtraces
         // (RUST_BACKTRACE=1 would add microseconds to every call).
         .wasm_backtrace_details(wasmtime::WasmBacktraceDetails::Disable)
-        .wasm_backtrace_max_frames(None);
+        .wasm_backtrace_max_frames(None)
+        // With wasm backtraces off, nothing reads the native→wasm address map or
+        // the native unwind tables (wasmtime walks frame pointers; host panics do
+        // not unwind through guest frames). Left out, an artifact is smaller and
+        // loading it registers no `.eh_frame` (libgcc registers every function's
+        // entry, slow for a CPython-sized guest and quadratic with many modules).
+        .generate_address_map(false)
+        .native_unwind_info(false);
     if let Some(slots) = pool_slots {
         let mut pool = PoolingAllocationConfig::new();
         let memory = usize::try_from(max_memory).unwrap_or(usize::MAX);

@@ -248,6 +248,14 @@ fn compile(engine: &WasmEngine, bytes: &[u8], known: Known) -> Result<(Code, Cac
     };
     if let Ok(artifact) = artifact {
         cache.write(&path, &artifact);
+        // Run the stored artifact, mapped, rather than the code just compiled into
+        // anonymous memory: its pages are then shared, file-backed and reclaimable
+        // (100 plugins compiled in one process: ~170 MiB resident otherwise).
+        if let Cached::Valid(stored) = cache.open(&path)
+            && let Ok(mapped) = deserialize(engine, kind, stored, &path)
+        {
+            return Ok((mapped, status));
+        }
     }
     Ok((code, status))
 }
