@@ -25,7 +25,9 @@ if [ "${BENCH_QUICK:-0}" = 1 ]; then
 fi
 
 echo "== release build (whole-process measurements use it)"
-cargo build --release --locked -p hookhost
+# The bench profile (release + line tables): the same build `cargo bench` makes below,
+# so dependencies are compiled once.
+cargo build --profile bench --locked -p hookhost
 export HOOKHOST_BIN="$PWD/target/release/hookhost"
 
 echo "== the policy as a native binary (tests/guests/echo-policy built for this machine)"
@@ -59,7 +61,7 @@ echo "== criterion: no_match and plugin with RUST_BACKTRACE=1"
 RUST_BACKTRACE=1 cargo bench --locked -p hookhost --bench fire -- "${criterion_args[@]}" 'no_match|plugin'
 
 echo "== whole processes and serve (release binary)"
-cargo bench --locked -p hookhost --bench process
+HOOKHOST_BENCH_LANGUAGES=1 cargo bench --locked -p hookhost --bench process
 
 echo "== peer: @google/gemini-cli-core"
 if [ "${BENCH_SKIP_PEER:-0}" != 1 ] && command -v node >/dev/null && command -v npm >/dev/null; then

@@ -340,8 +340,7 @@ fn serve(env: &mut Env) {
                 samples.push(start.elapsed());
                 assert!(answer.contains(expect), "{name}: {answer}");
             }
-            let per_request =
-                (server.context_switches() - switches) as f64 / lines.len() as f64;
+            let per_request = (server.context_switches() - switches) as f64 / lines.len() as f64;
             println!("{:<48} {per_request:.2} context switches per request", "");
             let mut row = stats(&format!("{name}{tag}"), &mut samples);
             row["context_switches"] = json!(per_request);
@@ -359,8 +358,10 @@ fn serve(env: &mut Env) {
             }
             assert_eq!(echoed, line.len());
         }
-        env.results
-            .push(stats(&format!("serve round trip: cat (pipe floor){tag}"), &mut samples));
+        env.results.push(stats(
+            &format!("serve round trip: cat (pipe floor){tag}"),
+            &mut samples,
+        ));
         cat.close();
         if !backtrace {
             // Throughput: a writer thread pipelines `burst` requests, this thread reads
@@ -537,8 +538,15 @@ fn references(env: &mut Env) {
 
 /// The example policies in other languages (`examples/build-languages.sh` builds
 /// them; a missing one is skipped): per call through `serve`, and a warm
-/// whole-process `hookhost fire`.
+/// whole-process `hookhost fire`. In quick mode only with
+/// `HOOKHOST_BENCH_LANGUAGES=1`.
 fn languages(env: &mut Env) {
+    // Compiling CPython and SpiderMonkey in a dev build takes minutes: CI's quick
+    // run skips this unless asked (scripts/bench.sh asks).
+    if env.quick && std::env::var_os("HOOKHOST_BENCH_LANGUAGES").is_none() {
+        println!("languages: skipped in quick mode (HOOKHOST_BENCH_LANGUAGES=1 runs them)");
+        return;
+    }
     let allow = serde_json::to_vec(&allow_input()).unwrap();
     let (calls, fires) = if env.quick { (5, 2) } else { (300, 40) };
     for lang in ["python", "js", "zig"] {

@@ -36,9 +36,7 @@ pub fn engine(enabled: bool, entries: &[HookEntry], options: &EngineOptions) -> 
     let plugins: Vec<&PluginConfig> = entries
         .iter()
         .filter_map(|e| match &e.spec.kind {
-            HookKind::Plugin(p) if p.source.as_ref().is_none_or(|s| s.problem.is_none()) => {
-                Some(p)
-            }
+            HookKind::Plugin(p) if p.source.as_ref().is_none_or(|s| s.problem.is_none()) => Some(p),
             _ => None,
         })
         .collect();

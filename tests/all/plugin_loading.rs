@@ -139,8 +139,14 @@ fn a_warm_load_still_checks_the_pin() {
         std::fs::read(&wasm).unwrap(),
     ));
     let good = p.settings(hook(&digest));
-    assert_eq!(statuses(&build(&p, &good, cache.path())), [CacheStatus::Miss]);
-    assert_eq!(statuses(&build(&p, &good, cache.path())), [CacheStatus::Hit]);
+    assert_eq!(
+        statuses(&build(&p, &good, cache.path())),
+        [CacheStatus::Miss]
+    );
+    assert_eq!(
+        statuses(&build(&p, &good, cache.path())),
+        [CacheStatus::Hit]
+    );
     let bad = p.settings(hook(&"0".repeat(64)));
     let system = build(&p, &bad, cache.path());
     let hook = system.hooks(HookEvent::BeforeTool).next().unwrap();

@@ -272,7 +272,9 @@ impl WasmEngine {
             .clone()
     }
 
-    fn lock_modules(&self) -> std::sync::MutexGuard<'_, HashMap<PathBuf, Result<Arc<Compiled>, String>>> {
+    fn lock_modules(
+        &self,
+    ) -> std::sync::MutexGuard<'_, HashMap<PathBuf, Result<Arc<Compiled>, String>>> {
         match self.0.modules.lock() {
             Ok(guard) => guard,
             Err(poisoned) => poisoned.into_inner(),

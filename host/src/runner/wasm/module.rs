@@ -95,8 +95,7 @@ impl Compiled {
                     .filter(Stamp::settled);
                 let digest: [u8; 32] = Sha256::digest(&bytes).into();
                 let kind = WasmKind::detect(&bytes).ok_or_else(|| {
-                    "not a WebAssembly component or module (bad magic number or version)"
-                        .to_owned()
+                    "not a WebAssembly component or module (bad magic number or version)".to_owned()
                 })?;
                 let known = Known { digest, kind };
                 let (code, cache) = compile(engine, &bytes, known)?;
@@ -181,7 +180,9 @@ fn read_bounded(file: std::fs::File) -> Result<Vec<u8>, String> {
         .read_to_end(&mut bytes)
         .map_err(|e| format!("cannot read: {e}"))?;
     if bytes.len() as u64 > MAX_PLUGIN_BYTES {
-        return Err(format!("file is larger than the {MAX_PLUGIN_BYTES}-byte limit"));
+        return Err(format!(
+            "file is larger than the {MAX_PLUGIN_BYTES}-byte limit"
+        ));
     }
     Ok(bytes)
 }
