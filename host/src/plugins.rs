@@ -135,12 +135,14 @@ pub fn load(
 
 /// Reports an engine that could not be created, or runs without its cache or pool.
 pub fn report(engine: &Engine, diagnostics: &mut Vec<Diagnostic>) {
+    // Without the feature, every plugin hook already said why it cannot run.
+    #[cfg(not(feature = "plugins"))]
+    let _ = (engine, diagnostics);
+    #[cfg(feature = "plugins")]
     match engine {
-        #[cfg(feature = "plugins")]
         Some(Err(failure)) => diagnostics.push(Diagnostic::error(format!(
             "the Wasm engine is unavailable: {failure}"
         ))),
-        #[cfg(feature = "plugins")]
         Some(Ok(engine)) => {
             if let Some(problem) = engine.cache_refused() {
                 diagnostics.push(Diagnostic::warning(problem.to_owned()));
@@ -152,6 +154,6 @@ pub fn report(engine: &Engine, diagnostics: &mut Vec<Diagnostic>) {
                 )));
             }
         }
-        _ => {}
+        None => {}
     }
 }
