@@ -452,7 +452,6 @@ fn memory(env: &mut Env) {
     let counts: &[usize] = if env.quick { &[1] } else { &[1, 10, 100] };
     let dir = fx.root().join("plugins");
     std::fs::create_dir_all(&dir).unwrap();
-    let allow = Value::Object(allow_input());
     for &n in counts {
         let hooks: Vec<Value> = (0..n)
             .map(|i| {
@@ -465,36 +464,47 @@ fn memory(env: &mut Env) {
             .collect();
         let settings = fx.settings(&format!("memory-{n}.json"), hooks, false);
         let cache = fx.root().join("memory-cache");
-        for (phase, warm) in [("cold cache", false), ("warm cache", true)] {
-            let _ = warm;
-            let start = Instant::now();
-            let mut server = env.serve(&settings, &cache, false);
-            // A request for an event without hooks: answered once every plugin is loaded.
-            let answer = server.request(&request_line(0, "Notification", &json!({})));
-            assert!(answer.contains("\"success\":true"), "{answer}");
-            let load = start.elapsed();
-            let (loaded, _) = server.rss_kib();
-            let answer = server
-                .request(&request_line(1, "BeforeTool", &allow))
-                .to_owned();
-            assert!(answer.contains("\"success\":true"), "{answer}");
-            let (fired, peak) = server.rss_kib();
-            server.close();
-            println!(
-                "{:<48} load {load:.2?}  VmRSS loaded {:.1} MiB, after a fire {:.1} MiB, peak {:.1} MiB",
-                format!("serve memory: {n} plugins, {phase}"),
-                loaded as f64 / 1024.0,
-                fired as f64 / 1024.0,
-                peak as f64 / 1024.0
+        for phase in ["cold cache", "warm cache"] {
+            let row = serve_memory(
+                env,
+                &format!("serve memory: {n} plugins, {phase}"),
+                &settings,
+                &cache,
             );
-            env.results.push(json!({
-                "name": format!("serve memory: {n} plugins, {phase}"), "unit": "MiB",
-                "plugins": n, "load_ms": load.as_secs_f64() * 1e3,
-                "rss_loaded": loaded as f64 / 1024.0, "rss_after_fire": fired as f64 / 1024.0,
-                "rss_peak": peak as f64 / 1024.0,
-            }));
+            env.results.push(row);
         }
     }
+}
+
+/// Starts `serve` with `settings`, waits for its first answer (every plugin loaded),
+/// fires all hooks once, and reports start-up time and VmRSS (loaded, after the
+/// fire, peak).
+fn serve_memory(env: &Env, name: &str, settings: &Path, cache: &Path) -> Value {
+    let start = Instant::now();
+    let mut server = env.serve(settings, cache, false);
+    // A request for an event without hooks: answered once every plugin is loaded.
+    let answer = server.request(&request_line(0, "Notification", &json!({})));
+    assert!(answer.contains("\"success\":true"), "{answer}");
+    let load = start.elapsed();
+    let (loaded, _) = server.rss_kib();
+    let allow = Value::Object(allow_input());
+    let answer = server
+        .request(&request_line(1, "BeforeTool", &allow))
+        .to_owned();
+    assert!(answer.contains("\"success\":true"), "{answer}");
+    let (fired, peak) = server.rss_kib();
+    server.close();
+    println!(
+        "{name:<48} load {load:.2?}  VmRSS loaded {:.1} MiB, after a fire {:.1} MiB, peak {:.1} MiB",
+        loaded as f64 / 1024.0,
+        fired as f64 / 1024.0,
+        peak as f64 / 1024.0
+    );
+    json!({
+        "name": name, "unit": "MiB", "load_ms": load.as_secs_f64() * 1e3,
+        "rss_loaded": loaded as f64 / 1024.0, "rss_after_fire": fired as f64 / 1024.0,
+        "rss_peak": peak as f64 / 1024.0,
+    })
 }
 
 /// One `.wasm` named by 32 hooks (other `env` each, so none is deduplicated):
@@ -503,36 +513,15 @@ fn memory(env: &mut Env) {
 fn references(env: &mut Env) {
     let fx = &env.fx;
     let wasm = echo_policy_wasm();
-    let allow = Value::Object(allow_input());
     let cache = fx.root().join("memory-cache");
     for n in [1usize, 32] {
         let hooks: Vec<Value> = (0..n).map(|i| plugin_hook(&wasm, i)).collect();
         let settings = fx.settings(&format!("references-{n}.json"), hooks, false);
         // Warm the cache.
         env.serve(&settings, &cache, false).close();
-        let start = Instant::now();
-        let mut server = env.serve(&settings, &cache, false);
-        let answer = server.request(&request_line(0, "Notification", &json!({})));
-        assert!(answer.contains("\"success\":true"), "{answer}");
-        let load = start.elapsed();
-        let (loaded, _) = server.rss_kib();
-        let answer = server
-            .request(&request_line(1, "BeforeTool", &allow))
-            .to_owned();
-        assert!(answer.contains("\"success\":true"), "{answer}");
-        let (fired, peak) = server.rss_kib();
-        server.close();
         let name = format!("serve references: one .wasm, {n} hooks");
-        println!(
-            "{name:<48} load {load:.2?}  VmRSS loaded {:.1} MiB, after a fire {:.1} MiB",
-            loaded as f64 / 1024.0,
-            fired as f64 / 1024.0
-        );
-        env.results.push(json!({
-            "name": name, "unit": "MiB", "hooks": n, "load_ms": load.as_secs_f64() * 1e3,
-            "rss_loaded": loaded as f64 / 1024.0, "rss_after_fire": fired as f64 / 1024.0,
-            "rss_peak": peak as f64 / 1024.0,
-        }));
+        let row = serve_memory(env, &name, &settings, &cache);
+        env.results.push(row);
     }
 }
 

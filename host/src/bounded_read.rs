@@ -20,7 +20,17 @@ pub(crate) fn read_regular_file(path: &Path, max: u64) -> Result<Vec<u8>, String
         ));
     }
     let file = std::fs::File::open(path).map_err(|e| format!("cannot read: {e}"))?;
-    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    read_at_most(file, max, meta.len())
+}
+
+/// Reads an open file whole, refusing it once it is found larger than `max`
+/// bytes, whatever size it reported (`expected`, used only to size the buffer).
+pub(crate) fn read_at_most(
+    file: std::fs::File,
+    max: u64,
+    expected: u64,
+) -> Result<Vec<u8>, String> {
+    let mut bytes = Vec::with_capacity(usize::try_from(expected.min(max)).unwrap_or(0));
     file.take(max.saturating_add(1))
         .read_to_end(&mut bytes)
         .map_err(|e| format!("cannot read: {e}"))?;

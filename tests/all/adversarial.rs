@@ -449,7 +449,7 @@ async fn ten_thousand_traps_do_not_grow_memory() {
 // ---------------------------------------------------------------------------------
 
 /// A hand-assembled core Wasm module (preview-1 command).
-mod wasm {
+pub(crate) mod wasm {
     pub fn leb(mut v: u64) -> Vec<u8> {
         let mut out = Vec::new();
         loop {

@@ -14,6 +14,7 @@ use hookhost::{HookEvent, HookSystem};
 use hookhost_tests as guests;
 use serde_json::{Value, json};
 
+use crate::adversarial::wasm::leb;
 use crate::common::{Project, group};
 
 /// Bytes read by this thread so far (read(2) and friends; mapped files are not
@@ -48,19 +49,6 @@ fn padded(guest: &str, pad: usize, dir: &Path) -> PathBuf {
 /// remembered only once its change time is that old.
 fn settle() {
     std::thread::sleep(hookhost::runner::wasm::stamp::SETTLE + Duration::from_millis(100));
-}
-
-fn leb(mut n: u64) -> Vec<u8> {
-    let mut out = Vec::new();
-    loop {
-        let byte = (n & 0x7f) as u8;
-        n >>= 7;
-        if n == 0 {
-            out.push(byte);
-            return out;
-        }
-        out.push(byte | 0x80);
-    }
 }
 
 fn build(p: &Project, settings: &Path, cache: &Path) -> HookSystem {

@@ -86,7 +86,10 @@ impl Compiled {
         let (known, code, cache) = match warm {
             Some((known, code)) => (known, code, CacheStatus::Hit),
             None => {
-                let bytes = read_bounded(file)?;
+                // Bounded however big the file said it was: `/proc/self/pagemap`
+                // is a "regular file" of size 0.
+                let bytes =
+                    crate::bounded_read::read_at_most(file, MAX_PLUGIN_BYTES, stamp.size())?;
                 // Whether the file had settled is judged now, right after reading:
                 // a write after this moves its times (see `stamp`).
                 let after = std::fs::metadata(path)
@@ -169,22 +172,6 @@ fn open_regular(path: &Path) -> Result<(std::fs::File, Stamp), String> {
         ));
     }
     Ok((file, Stamp::of(&meta)))
-}
-
-/// Reads an opened plugin file, bounded: a file can lie about its size
-/// (`/proc/self/pagemap` is a "regular file" of size 0).
-fn read_bounded(file: std::fs::File) -> Result<Vec<u8>, String> {
-    use std::io::Read;
-    let mut bytes = Vec::new();
-    file.take(MAX_PLUGIN_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read: {e}"))?;
-    if bytes.len() as u64 > MAX_PLUGIN_BYTES {
-        return Err(format!(
-            "file is larger than the {MAX_PLUGIN_BYTES}-byte limit"
-        ));
-    }
-    Ok(bytes)
 }
 
 /// Maps a cached artifact.

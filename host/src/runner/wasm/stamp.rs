@@ -39,6 +39,11 @@ impl Stamp {
         }
     }
 
+    /// The file's size in bytes, as reported.
+    pub fn size(&self) -> u64 {
+        self.len
+    }
+
     /// A name for files keyed by this file's identity (not its content).
     pub fn identity(&self) -> String {
         format!("{:x}-{:x}", self.dev, self.ino)
