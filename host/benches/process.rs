@@ -180,6 +180,23 @@ impl Server {
         (field("VmRSS:"), field("VmHWM:"))
     }
 
+    /// `runs` timed round trips of `line` after `warmup` untimed ones; every
+    /// answer must be a success.
+    fn round_trips(&mut self, line: &[u8], warmup: usize, runs: usize) -> Vec<Duration> {
+        for _ in 0..warmup {
+            self.request(line);
+        }
+        (0..runs)
+            .map(|_| {
+                let start = Instant::now();
+                let answer = self.request(line);
+                let elapsed = start.elapsed();
+                assert!(answer.contains("\"success\":true"), "{answer}");
+                elapsed
+            })
+            .collect()
+    }
+
     /// Voluntary + involuntary context switches of every thread of the server so
     /// far (`/proc/PID/task/*/status`; the process's own line counts only the main
     /// thread).
@@ -399,16 +416,7 @@ fn serve(env: &mut Env) {
 
         let mut server = env.serve(&sh, &cache, backtrace);
         let line = request_line(0, "BeforeTool", &allow);
-        for _ in 0..5 {
-            server.request(&line);
-        }
-        let mut samples = Vec::new();
-        for _ in 0..sh_runs {
-            let start = Instant::now();
-            let answer = server.request(&line);
-            samples.push(start.elapsed());
-            assert!(answer.contains("\"success\":true"), "{answer}");
-        }
+        let mut samples = server.round_trips(&line, 5, sh_runs);
         env.results.push(stats(
             &format!("serve round trip: 1 sh command hook, allow{tag}"),
             &mut samples,
@@ -569,16 +577,7 @@ fn languages(env: &mut Env) {
             ));
             let mut server = env.serve(&settings, &cache, backtrace);
             let line = request_line(0, "BeforeTool", &Value::Object(allow_input()));
-            for _ in 0..3 {
-                server.request(&line);
-            }
-            let mut samples = Vec::new();
-            for _ in 0..calls {
-                let start = Instant::now();
-                let answer = server.request(&line);
-                samples.push(start.elapsed());
-                assert!(answer.contains("\"success\":true"), "{lang}: {answer}");
-            }
+            let mut samples = server.round_trips(&line, 3, calls);
             server.close();
             env.results.push(stats(
                 &format!("language {lang}: serve round trip{tag}"),

@@ -9,18 +9,34 @@ use std::path::Path;
 /// then the read itself is bounded: `/proc/self/pagemap` is a "regular file" of size
 /// 0 that reads on for gigabytes. The error says why, without the path.
 pub(crate) fn read_regular_file(path: &Path, max: u64) -> Result<Vec<u8>, String> {
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read: {e}"))?;
+    let (file, meta) = open_regular_file(path, max)?;
+    read_at_most(file, max, meta.len())
+}
+
+/// Opens `path` if it is a regular file that reports at most `max` bytes, checked
+/// before opening (opening a FIFO would block) and again on the open file.
+pub(crate) fn open_regular_file(
+    path: &Path,
+    max: u64,
+) -> Result<(std::fs::File, std::fs::Metadata), String> {
+    let cannot = |e: std::io::Error| format!("cannot read: {e}");
+    let too_big = |len: u64| format!("file is {len} bytes, larger than the {max}-byte limit");
+    let meta = std::fs::metadata(path).map_err(cannot)?;
     if !meta.is_file() {
         return Err("not a regular file".to_owned());
     }
     if meta.len() > max {
-        return Err(format!(
-            "file is {} bytes, larger than the {max}-byte limit",
-            meta.len()
-        ));
+        return Err(too_big(meta.len()));
     }
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot read: {e}"))?;
-    read_at_most(file, max, meta.len())
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    let meta = file.metadata().map_err(cannot)?;
+    if !meta.is_file() {
+        return Err("not a regular file".to_owned());
+    }
+    if meta.len() > max {
+        return Err(too_big(meta.len()));
+    }
+    Ok((file, meta))
 }
 
 /// Reads an open file whole, refusing it once it is found larger than `max`

@@ -153,24 +153,9 @@ impl Compiled {
     }
 }
 
-/// Opens `path` if it is a regular file within [`MAX_PLUGIN_BYTES`]; the type is
-/// checked before opening (a FIFO would block the open).
+/// Opens `path` if it is a regular file within [`MAX_PLUGIN_BYTES`], with its stamp.
 fn open_regular(path: &Path) -> Result<(std::fs::File, Stamp), String> {
-    let cannot = |e: std::io::Error| format!("cannot read: {e}");
-    if !std::fs::metadata(path).map_err(cannot)?.is_file() {
-        return Err("not a regular file".to_owned());
-    }
-    let file = std::fs::File::open(path).map_err(cannot)?;
-    let meta = file.metadata().map_err(cannot)?;
-    if !meta.is_file() {
-        return Err("not a regular file".to_owned());
-    }
-    if meta.len() > MAX_PLUGIN_BYTES {
-        return Err(format!(
-            "file is {} bytes, larger than the {MAX_PLUGIN_BYTES}-byte limit",
-            meta.len()
-        ));
-    }
+    let (file, meta) = crate::bounded_read::open_regular_file(path, MAX_PLUGIN_BYTES)?;
     Ok((file, Stamp::of(&meta)))
 }
 
