@@ -47,6 +47,7 @@ mod env_file;
 mod event;
 mod planner;
 mod plugins;
+mod private_file;
 mod result;
 mod suggest;
 mod system;

@@ -15,7 +15,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::reference::{digest_of, parse_digest};
-use crate::runner::wasm::cache::{check_private, read_private_file};
+use crate::private_file::{check_private, read_private_file};
 
 /// The environment variable that moves the store.
 pub const STORE_DIR_ENV: &str = "HOOKHOST_STORE_DIR";
