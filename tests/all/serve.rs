@@ -143,6 +143,26 @@ fn concurrent_requests_are_answered_out_of_order() {
     assert_eq!(server.finish().0, 0);
 }
 
+/// A waiting client's request is tried inline on the reading thread (issue 9), but
+/// a hook that has to wait must not stop the reading: a request sent while a slow
+/// hook runs is answered first.
+#[test]
+fn a_slow_hook_does_not_hold_up_the_next_request() {
+    let project = Project::new();
+    slow_and_fast(&project);
+    let mut server = Server::start(&project);
+    server.send("slow-1", "BeforeTool", json!({"tool_name": "slow_tool"}));
+    // Long enough that the server has read the first line alone and started it.
+    std::thread::sleep(Duration::from_millis(300));
+    server.send("fast-2", "BeforeTool", json!({"tool_name": "fast_tool"}));
+    let first = server.next();
+    assert_eq!(first["correlationId"], "fast-2", "{first}");
+    assert_eq!(message(&first), "fast");
+    let second = server.next();
+    assert_eq!(second["correlationId"], "slow-1", "{second}");
+    assert_eq!(server.finish().0, 0);
+}
+
 #[test]
 fn malformed_line_gets_an_error_and_serving_continues() {
     let project = Project::new();

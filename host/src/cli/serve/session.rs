@@ -6,8 +6,11 @@
 //!
 //! A request that arrives while nothing else of its stream is in flight, with no
 //! further request already buffered (a client that waits for each answer), is
-//! fired inline on the reading thread and, given a [`Direct`] output, its answer is
-//! written there too: no hand-over to another thread on the way in or out. Anything
+//! polled once inline on the reading thread; when that finishes it (a plugin
+//! policy, typically) and there is a [`Direct`] output, the answer is written there
+//! too: no hand-over to another thread on the way in or out. A fire that has to
+//! wait (a command hook's process, a guest yielding at an epoch tick) continues on
+//! the runtime, so that a slow hook never stops the stream's reading. Anything
 //! else — a pipelining client, a burst — is spawned onto the runtime and answered
 //! through the writer, so that requests run on every core.
 
@@ -15,6 +18,7 @@ use std::io::Write;
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll, Waker};
 
 use futures::FutureExt;
 use serde_json::Value;
@@ -116,18 +120,26 @@ impl Session {
             Ok(request) => {
                 let in_flight = self.tracker.enter();
                 let system = self.system.current();
+                let mut fire = Box::pin(async move {
+                    let fire = system.fire(request.event, request.input);
+                    guarded(request.id, fire).await
+                });
                 // Only this request holds a permit: nothing else of the stream runs.
                 let alone = self.permits.available_permits() + 1 == self.max_in_flight;
                 if alone && !more {
-                    let answer = guarded(request.id, system.fire(request.event, request.input));
-                    self.deliver(answer.await).await;
-                    drop((permit, in_flight));
-                    return;
+                    // One poll on this thread: a plugin policy usually finishes in it.
+                    // Anything that must wait (a process, a guest's epoch yield) goes
+                    // on on the runtime, so a slow hook never holds up reading.
+                    let polled = fire.as_mut().poll(&mut Context::from_waker(Waker::noop()));
+                    if let Poll::Ready(answer) = polled {
+                        self.deliver(answer).await;
+                        drop((permit, in_flight));
+                        return;
+                    }
                 }
                 let answers = self.answers.clone();
                 tokio::spawn(async move {
-                    let fire = system.fire(request.event, request.input);
-                    let answer = guarded(request.id, fire).await;
+                    let answer = fire.await;
                     // The writer may be gone (a vanished client): the answer is moot.
                     let _ = answers.send(Some(answer)).await;
                     // Only now, with the answer queued ahead of any stop, is it done.
