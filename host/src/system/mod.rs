@@ -168,7 +168,10 @@ impl HookSystem {
             FireEvent::Known(event) => (event, None),
             FireEvent::Named(name) => match crate::dialect::parse_event(name) {
                 Some((event, dialect)) => {
-                    dialect.canonicalize_input(event, input.to_mut());
+                    // Only a translation needs an input of our own.
+                    if dialect != crate::dialect::Dialect::Llxprt {
+                        dialect.canonicalize_input(event, input.to_mut());
+                    }
                     (event, None)
                 }
                 None => (HookEvent::Other, Some(name)),
