@@ -112,19 +112,12 @@ impl Env {
 
     /// `cat` behind the same client: the floor of a round trip over two pipes.
     fn spawn_cat(&self) -> Server {
-        let mut child = Command::new("cat")
+        let child = Command::new("cat")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
             .unwrap();
-        let stdin = child.stdin.take().unwrap();
-        let stdout = BufReader::new(child.stdout.take().unwrap());
-        Server {
-            child,
-            stdin: Some(stdin),
-            stdout,
-            line: String::new(),
-        }
+        Server::over(child)
     }
 
     fn serve(&self, settings: &Path, cache: &Path, backtrace: bool) -> Server {
@@ -138,15 +131,7 @@ impl Env {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null());
-        let mut child = command.spawn().unwrap();
-        let stdin = child.stdin.take().unwrap();
-        let stdout = BufReader::new(child.stdout.take().unwrap());
-        Server {
-            child,
-            stdin: Some(stdin),
-            stdout,
-            line: String::new(),
-        }
+        Server::over(command.spawn().unwrap())
     }
 }
 
@@ -158,6 +143,18 @@ struct Server {
 }
 
 impl Server {
+    /// A client over the piped stdin and stdout of `child`.
+    fn over(mut child: Child) -> Server {
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        Server {
+            child,
+            stdin: Some(stdin),
+            stdout,
+            line: String::new(),
+        }
+    }
+
     fn request(&mut self, line: &[u8]) -> &str {
         let stdin = self.stdin.as_mut().unwrap();
         stdin.write_all(line).unwrap();

@@ -14,7 +14,6 @@ pub fn apply_policy(hook: &Hook, interpreted: Interpreted) -> HookExecutionResul
     let entry = &hook.entry;
     let spec = &entry.spec;
     let success = interpreted.success();
-    let who = hook.describe();
     let mut output = match interpreted.answer {
         Answer::None => None,
         Answer::Json(mut output) => {
@@ -25,9 +24,10 @@ pub fn apply_policy(hook: &Hook, interpreted: Interpreted) -> HookExecutionResul
         }
         Answer::Text(text) => Some(entry.dialect.plain_text_output(entry.event, &text)),
     };
-    let error = interpreted
-        .failure
-        .map(|failure| match spec.failure_policy {
+    // Named only when it failed: the description is an allocation per run.
+    let error = interpreted.failure.map(|failure| {
+        let who = hook.describe();
+        match spec.failure_policy {
             FailurePolicy::Allow => format!("{who} {failure} (failing open)"),
             FailurePolicy::Block => {
                 output = Some(HookOutput::block(format!(
@@ -36,7 +36,8 @@ pub fn apply_policy(hook: &Hook, interpreted: Interpreted) -> HookExecutionResul
                 )));
                 format!("{who} {failure} (failurePolicy block)")
             }
-        });
+        }
+    });
     HookExecutionResult {
         hook_name: spec.name.clone(),
         hook_type: spec.type_name(),
