@@ -401,3 +401,38 @@ async fn one_wasm_named_by_many_hooks_is_loaded_once() {
         "{message}"
     );
 }
+
+/// Issue 9: a plugin that does not wait for anything finishes in the first poll of
+/// its fire — it is not parked on the executor and resumed by another thread (which
+/// is what `serve` answers inline on). Before `set_epoch_deadline`, every call's
+/// first epoch check found the deadline (epoch 0) passed and yielded once. An epoch
+/// tick during a call still yields, so most (not all) of the fires must finish.
+#[tokio::test]
+async fn a_plugin_that_does_not_wait_finishes_in_the_first_poll() {
+    let p = Project::new();
+    std::fs::copy(hookhost_tests::ECHO_POLICY, p.path("policy.wasm")).unwrap();
+    let settings = p.settings(json!({"BeforeTool": [{"hooks": [
+        {"type": "plugin", "path": "policy.wasm"}
+    ]}]}));
+    let system = build(&p, &settings);
+    let input = object(json!({"tool_name": "write_file", "tool_input": {"path": "/etc/x"}}));
+    let mut first_poll = 0;
+    for _ in 0..20 {
+        let mut fire = std::pin::pin!(system.fire(HookEvent::BeforeTool, &input));
+        let polled = fire
+            .as_mut()
+            .poll(&mut std::task::Context::from_waker(std::task::Waker::noop()));
+        let result = match polled {
+            std::task::Poll::Ready(result) => {
+                first_poll += 1;
+                result
+            }
+            std::task::Poll::Pending => fire.await,
+        };
+        assert!(result.is_blocked(), "{result:?}");
+    }
+    assert!(
+        first_poll >= 10,
+        "{first_poll} of 20 fires finished in the first poll"
+    );
+}
