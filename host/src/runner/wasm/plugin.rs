@@ -189,6 +189,11 @@ impl Plugin {
         store.limiter(move |s| limiter(s) as &mut dyn wasmtime::ResourceLimiter);
         // Fuel is on for every store of this engine, so this cannot fail.
         let _ = store.set_fuel(self.config.fuel);
+        // The behaviour alone leaves the deadline at epoch 0, already passed: every
+        // call would yield (return `Pending`) at its first epoch check and finish
+        // only when re-polled. The deadline is the next tick; after each tick the
+        // guest yields once and gets one more.
+        store.set_epoch_deadline(1);
         store.epoch_deadline_async_yield_and_update(1);
         store
     }
