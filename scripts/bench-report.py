@@ -147,6 +147,20 @@ def main():
             if r:
                 rows.append([f"{name}{label}", fmt_us(r["median"]), fmt_us(r["p90"])])
     table(["path", "median", "p90"], rows)
+    floor_run, floor_bare = c("floor/plugin_run"), c("floor/wasmtime")
+    if floor_run and floor_bare:
+        allow = c("plugin/allow")
+        w("What the allow fire is made of, same run: `Plugin::run` alone (fresh store and instance, "
+          "the call, the teardown — no planning, serialising, interpreting or aggregating), and the "
+          "floor under any host: the same `.wasm` run by wasmtime and wasmtime-wasi alone (pooling "
+          "allocator with its defaults, fuel, epochs, a fresh store and instance per call, "
+          "in-memory stdin/stdout).")
+        w("")
+        rows = [["`HookSystem::fire` (allow)", fmt_us(allow and allow["median"]), fmt_us(allow and allow["p90"]), "1.00×"]]
+        for label, r in [("`Plugin::run`", floor_run), ("wasmtime + wasmtime-wasi alone", floor_bare)]:
+            share = f'{r["median"] / allow["median"]:.2f}×' if allow else "–"
+            rows.append([label, fmt_us(r["median"]), fmt_us(r["p90"]), share])
+        table(["what", "median", "p90", "of the fire"], rows)
     for tag, label in [("", "RUST_BACKTRACE unset"), ("+backtrace", "RUST_BACKTRACE=1")]:
         a = alloc.get(f"plugin/allow{tag}")
         if a is not None:
@@ -350,7 +364,9 @@ def main():
     for tag, label in [("", ""), ("+backtrace", " (RUST_BACKTRACE=1)")]:
         pa = med(f"plugin{tag}/allow")
         if pa:
-            bar(f"one plugin through `HookSystem::fire`{label}, median", "≤ 20 µs", fmt_us(pa), pa <= 20)
+            floor = med("floor/wasmtime") if not tag else None
+            shown = fmt_us(pa) + (f" (wasmtime alone, same `.wasm`: {fmt_us(floor)})" if floor else "")
+            bar(f"one plugin through `HookSystem::fire`{label}, median", "≤ 20 µs", shown, pa <= 20)
         else:
             unmeasured(f"one plugin through `HookSystem::fire`{label}", "≤ 20 µs")
     if plugin_allow and native:

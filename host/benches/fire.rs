@@ -4,6 +4,11 @@
 //!   time per fire, and heap allocations per fire counted by the counting global
 //!   allocator below (printed, and written to `target/bench-results/alloc.json`);
 //! - `plugin/*`: one echo-policy plugin hook, allow and block paths;
+//! - `floor/*`: what the plugin fire is made of — `plugin_run`, the same hook's
+//!   `Plugin::run` alone (store, instance and call, no planning, serialising or
+//!   aggregation), and `wasmtime`, the same `.wasm` run by wasmtime and
+//!   wasmtime-wasi alone with the pooling allocator, fuel and epochs (fresh store
+//!   and instance per call, in-memory stdin/stdout) — the floor under any host;
 //! - `command/*`: the same policy as a command hook (native binary, `sh`, Python)
 //!   next to `spawn/*`, a bare spawn-and-wait of the same command line;
 //! - `fanout/*`: 1, 8 and 32 plugin hooks on one event, parallel and sequential.
@@ -256,6 +261,115 @@ fn plugin(c: &mut Criterion) {
     group.finish();
 }
 
+// ---- the floor under a plugin fire ----------------------------------------------------------
+
+/// Store data of the bare-wasmtime floor.
+struct FloorState {
+    wasi: wasmtime_wasi::WasiCtx,
+    table: wasmtime::component::ResourceTable,
+}
+
+impl wasmtime_wasi::WasiView for FloorState {
+    fn ctx(&mut self) -> wasmtime_wasi::WasiCtxView<'_> {
+        wasmtime_wasi::WasiCtxView {
+            ctx: &mut self.wasi,
+            table: &mut self.table,
+        }
+    }
+}
+
+fn floor(c: &mut Criterion) {
+    use hookhost::runner::{RunContext, Runner};
+    use std::sync::Arc;
+    use wasmtime::component::{Component, Linker, ResourceTable};
+    use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig, Store};
+    use wasmtime_wasi::p2::bindings::CommandPre;
+    use wasmtime_wasi::p2::pipe::{MemoryInputPipe, MemoryOutputPipe};
+
+    let rt = runtime();
+    let input: Arc<[u8]> = serde_json::to_vec(&{
+        let mut input = allow_input();
+        input.insert("hook_event_name".into(), json!("BeforeTool"));
+        input
+    })
+    .unwrap()
+    .into();
+
+    // The hook's own `Plugin::run`.
+    let fx = Fixture::new();
+    let settings = fx.settings(
+        "floor.json",
+        vec![plugin_hook(&echo_policy_wasm(), 0)],
+        false,
+    );
+    let system = fx.system(&settings);
+    let plugin = system
+        .hooks(HookEvent::BeforeTool)
+        .find_map(|hook| match &hook.runner {
+            Runner::Plugin(plugin) => Some(Arc::clone(plugin)),
+            _ => None,
+        })
+        .expect("the plugin hook");
+    let ctx = RunContext::new(fx.project(), 1024 * 1024);
+
+    // wasmtime alone: pooling, fuel, epochs, a fresh store and instance per call.
+    let mut config = Config::new();
+    config
+        .consume_fuel(true)
+        .epoch_interruption(true)
+        .allocation_strategy(InstanceAllocationStrategy::Pooling(
+            PoolingAllocationConfig::new(),
+        ));
+    let engine = Engine::new(&config).unwrap();
+    let component = Component::from_file(&engine, echo_policy_wasm()).unwrap();
+    let mut linker = Linker::<FloorState>::new(&engine);
+    wasmtime_wasi::p2::add_to_linker_async(&mut linker).unwrap();
+    let pre = CommandPre::new(linker.instantiate_pre(&component).unwrap()).unwrap();
+    let bare = |input: Arc<[u8]>| {
+        let (engine, pre) = (&engine, &pre);
+        async move {
+            let stdout = MemoryOutputPipe::new(1024 * 1024);
+            let wasi = wasmtime_wasi::WasiCtxBuilder::new()
+                .stdin(MemoryInputPipe::new(bytes::Bytes::from_owner(input)))
+                .stdout(stdout.clone())
+                .build();
+            let mut store = Store::new(
+                engine,
+                FloorState {
+                    wasi,
+                    table: ResourceTable::new(),
+                },
+            );
+            store.set_fuel(u64::MAX / 2).unwrap();
+            store.set_epoch_deadline(1_000_000);
+            let command = pre.instantiate_async(&mut store).await.unwrap();
+            // The guest ends with `exit(0)`, an error to the caller; its answer is
+            // what it wrote.
+            let _ = command.wasi_cli_run().call_run(&mut store).await;
+            stdout.contents()
+        }
+    };
+    let answer = rt.block_on(bare(Arc::clone(&input)));
+    assert!(answer.starts_with(b"{"), "{answer:?}");
+    let outcome = rt.block_on(plugin.run(Arc::clone(&input), Duration::from_secs(5), &ctx));
+    assert!(
+        outcome.stdout.bytes.starts_with(b"{"),
+        "{:?}",
+        outcome.status
+    );
+
+    let mut group = c.benchmark_group(format!("floor{}", backtrace_tag()));
+    configure(&mut group, false);
+    group.bench_function("plugin_run", |b| {
+        b.to_async(&rt)
+            .iter(|| plugin.run(Arc::clone(&input), Duration::from_secs(5), &ctx))
+    });
+    group.bench_function("wasmtime", |b| {
+        b.to_async(&rt).iter(|| bare(Arc::clone(&input)))
+    });
+    group.finish();
+}
+
 // ---- command hooks and bare spawns -----------------------------------------------------------
 
 /// Spawns `/bin/sh -c command` exactly as a command hook is started (cwd, pipes),
@@ -357,5 +471,5 @@ fn fanout(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, no_match, plugin, command, fanout);
+criterion_group!(benches, no_match, plugin, floor, command, fanout);
 criterion_main!(benches);

@@ -134,9 +134,17 @@ impl Serialize for AggregatedHookResult {
             map.serialize_entry("warnings", &self.warnings)?;
         }
         map.serialize_entry("totalDuration", &millis(self.total_duration))?;
-        let hooks: Vec<Value> = self.executions.iter().map(execution_summary).collect();
-        map.serialize_entry("hooks", &hooks)?;
+        map.serialize_entry("hooks", &Hooks(&self.executions))?;
         map.end()
+    }
+}
+
+/// The `hooks` array, serialised from the borrowed executions.
+struct Hooks<'a>(&'a [HookExecutionResult]);
+
+impl Serialize for Hooks<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(ExecutionSummary))
     }
 }
 
@@ -145,34 +153,43 @@ fn millis(d: Duration) -> f64 {
 }
 
 /// The per-hook entry of the `hooks` array (a hookhost extension of the contract),
-/// also one line of the trace.
-pub fn execution_summary(e: &HookExecutionResult) -> Value {
-    let mut v = serde_json::json!({
-        "name": e.hook_name,
-        "type": e.hook_type,
-        "source": e.source,
-        "location": e.location,
-        "matcher": e.matcher,
-        "success": e.success,
-        "exitCode": e.exit_code,
-        "duration": millis(e.duration),
-        "blocked": e.blocks(),
-    });
-    if let Value::Object(map) = &mut v {
+/// also one line of the trace: serialised straight from the borrowed result, with
+/// no `Value` built on the way (`serve` writes one per hook of every answer).
+pub struct ExecutionSummary<'a>(pub &'a HookExecutionResult);
+
+impl Serialize for ExecutionSummary<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let e = self.0;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("name", &e.hook_name)?;
+        map.serialize_entry("type", e.hook_type)?;
+        map.serialize_entry("source", &e.source)?;
+        map.serialize_entry("location", &e.location)?;
+        map.serialize_entry("matcher", &e.matcher)?;
+        map.serialize_entry("success", &e.success)?;
+        map.serialize_entry("exitCode", &e.exit_code)?;
+        map.serialize_entry("duration", &millis(e.duration))?;
+        map.serialize_entry("blocked", &e.blocks())?;
         if let Some(error) = &e.error {
-            map.insert("error".to_owned(), Value::from(error.as_str()));
+            map.serialize_entry("error", error)?;
         }
         if !e.queued.is_zero() {
             // Waiting for a process or pool slot; not part of `duration` or the timeout.
-            map.insert("queuedMs".to_owned(), Value::from(millis(e.queued)));
+            map.serialize_entry("queuedMs", &millis(e.queued))?;
         }
         if let Some(fuel) = e.fuel_used {
-            map.insert("fuelUsed".to_owned(), Value::from(fuel));
+            map.serialize_entry("fuelUsed", &fuel)?;
         }
         if e.monitor {
-            map.insert("mode".to_owned(), Value::from("monitor"));
-            map.insert("wouldBlock".to_owned(), Value::Bool(e.is_block()));
+            map.serialize_entry("mode", "monitor")?;
+            map.serialize_entry("wouldBlock", &e.is_block())?;
         }
+        map.end()
     }
-    v
+}
+
+/// [`ExecutionSummary`] as a JSON object, for callers that add fields to it.
+pub fn execution_summary(e: &HookExecutionResult) -> Value {
+    // Serialising into a `Value` cannot fail: every key is a string.
+    serde_json::to_value(ExecutionSummary(e)).unwrap_or(Value::Null)
 }

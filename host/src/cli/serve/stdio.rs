@@ -1,9 +1,10 @@
 //! `hookhost serve` on stdin/stdout: a plain thread reads request lines (it blocks
-//! in `read`, not a runtime thread), a plain thread writes answers into a buffer
-//! that is flushed whenever the answer queue runs empty, and the fires run on the
-//! runtime — or, for a client that waits for each answer, inline on the reading
-//! thread, which then writes the answer itself (see [`super::session`]). EOF or
-//! SIGTERM: stop reading, let in-flight requests finish, write their answers, exit 0.
+//! in `read`, not a runtime thread) and fires them inline or on the runtime (see
+//! [`super::session`]); whichever thread finishes a fire writes its answer to the
+//! shared buffered stdout and flushes it. A plain writer thread writes the other
+//! answers (malformed requests, too-long lines), flushing when its queue runs
+//! empty. EOF or SIGTERM: stop reading, let in-flight requests finish, write their
+//! answers, exit 0.
 
 use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 use std::sync::{Arc, Mutex};
