@@ -6,9 +6,10 @@
 //! - `plugin/*`: one echo-policy plugin hook, allow and block paths;
 //! - `floor/*`: what the plugin fire is made of — `plugin_run`, the same hook's
 //!   `Plugin::run` alone (store, instance and call, no planning, serialising or
-//!   aggregation), and `wasmtime`, the same `.wasm` run by wasmtime and
-//!   wasmtime-wasi alone with the pooling allocator, fuel and epochs (fresh store
-//!   and instance per call, in-memory stdin/stdout) — the floor under any host;
+//!   aggregation); `wasmtime`, the same `.wasm` run by wasmtime and wasmtime-wasi
+//!   alone under hookhost's engine configuration (fresh store and instance per
+//!   call, in-memory stdin/stdout) — the floor under this host; and
+//!   `wasmtime_defaults`, the same with wasmtime's pooling defaults, fuel and epochs;
 //! - `command/*`: the same policy as a command hook (native binary, `sh`, Python)
 //!   next to `spawn/*`, a bare spawn-and-wait of the same command line;
 //! - `fanout/*`: 1, 8 and 32 plugin hooks on one event, parallel and sequential.
@@ -312,21 +313,37 @@ fn floor(c: &mut Criterion) {
         .expect("the plugin hook");
     let ctx = RunContext::new(fx.project(), 1024 * 1024);
 
-    // wasmtime alone: pooling, fuel, epochs, a fresh store and instance per call.
-    let mut config = Config::new();
-    config
-        .consume_fuel(true)
-        .epoch_interruption(true)
-        .allocation_strategy(InstanceAllocationStrategy::Pooling(
-            PoolingAllocationConfig::new(),
-        ));
-    let engine = Engine::new(&config).unwrap();
-    let component = Component::from_file(&engine, echo_policy_wasm()).unwrap();
-    let mut linker = Linker::<FloorState>::new(&engine);
-    wasmtime_wasi::p2::add_to_linker_async(&mut linker).unwrap();
-    let pre = CommandPre::new(linker.instantiate_pre(&component).unwrap()).unwrap();
-    let bare = |input: Arc<[u8]>| {
-        let (engine, pre) = (&engine, &pre);
+    // wasmtime alone, a fresh store and instance per call: with hookhost's engine
+    // configuration (pool sized and tuned, fuel, epochs), and with wasmtime's pooling
+    // defaults plus fuel and epochs.
+    let tuned = {
+        use hookhost::runner::wasm::engine::{DEFAULT_SLOTS, pool_memory_size, wasmtime_config};
+        let options = hookhost::runner::wasm::EngineOptions::default();
+        Engine::new(&wasmtime_config(
+            pool_memory_size(options.max_memory),
+            Some(DEFAULT_SLOTS),
+        ))
+        .unwrap()
+    };
+    let defaults = {
+        let mut config = Config::new();
+        config
+            .consume_fuel(true)
+            .epoch_interruption(true)
+            .allocation_strategy(InstanceAllocationStrategy::Pooling(
+                PoolingAllocationConfig::new(),
+            ));
+        Engine::new(&config).unwrap()
+    };
+    let command_pre = |engine: &Engine| {
+        let component = Component::from_file(engine, echo_policy_wasm()).unwrap();
+        let mut linker = Linker::<FloorState>::new(engine);
+        wasmtime_wasi::p2::add_to_linker_async(&mut linker).unwrap();
+        CommandPre::new(linker.instantiate_pre(&component).unwrap()).unwrap()
+    };
+    let (tuned_pre, defaults_pre) = (command_pre(&tuned), command_pre(&defaults));
+    let bare = |engine: &Engine, pre: &CommandPre<FloorState>, input: Arc<[u8]>| {
+        let (engine, pre) = (engine.clone(), pre.clone());
         async move {
             let stdout = MemoryOutputPipe::new(1024 * 1024);
             let wasi = wasmtime_wasi::WasiCtxBuilder::new()
@@ -334,7 +351,7 @@ fn floor(c: &mut Criterion) {
                 .stdout(stdout.clone())
                 .build();
             let mut store = Store::new(
-                engine,
+                &engine,
                 FloorState {
                     wasi,
                     table: ResourceTable::new(),
@@ -349,8 +366,10 @@ fn floor(c: &mut Criterion) {
             stdout.contents()
         }
     };
-    let answer = rt.block_on(bare(Arc::clone(&input)));
-    assert!(answer.starts_with(b"{"), "{answer:?}");
+    for (engine, pre) in [(&tuned, &tuned_pre), (&defaults, &defaults_pre)] {
+        let answer = rt.block_on(bare(engine, pre, Arc::clone(&input)));
+        assert!(answer.starts_with(b"{"), "{answer:?}");
+    }
     let outcome = rt.block_on(plugin.run(Arc::clone(&input), Duration::from_secs(5), &ctx));
     assert!(
         outcome.stdout.bytes.starts_with(b"{"),
@@ -365,7 +384,12 @@ fn floor(c: &mut Criterion) {
             .iter(|| plugin.run(Arc::clone(&input), Duration::from_secs(5), &ctx))
     });
     group.bench_function("wasmtime", |b| {
-        b.to_async(&rt).iter(|| bare(Arc::clone(&input)))
+        b.to_async(&rt)
+            .iter(|| bare(&tuned, &tuned_pre, Arc::clone(&input)))
+    });
+    group.bench_function("wasmtime_defaults", |b| {
+        b.to_async(&rt)
+            .iter(|| bare(&defaults, &defaults_pre, Arc::clone(&input)))
     });
     group.finish();
 }

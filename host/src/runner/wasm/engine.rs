@@ -133,7 +133,7 @@ impl WasmEngine {
         let pool_memory = pool_memory_size(options.max_memory);
         let mut pool_error = None;
         let pooled = if options.pooling {
-            match Engine::new(&config(pool_memory, Some(options.slots))) {
+            match Engine::new(&wasmtime_config(pool_memory, Some(options.slots))) {
                 Ok(engine) => Some(engine),
                 Err(e) => {
                     pool_error = Some(format!("{e:#}"));
@@ -149,7 +149,7 @@ impl WasmEngine {
                 // On demand, a memory reserves the same modest size and moves when
                 // it grows past it, so one big plugin does not make every call
                 // reserve its limit (which `ulimit -v` may not allow).
-                let engine = Engine::new(&config(pool_memory, None)).map_err(|e| {
+                let engine = Engine::new(&wasmtime_config(pool_memory, None)).map_err(|e| {
                     HookFailure::Load(format!("cannot create the Wasm engine: {e}"))
                 })?;
                 (engine, u64::MAX)
@@ -312,7 +312,10 @@ fn round_up_to_page(bytes: u64) -> u64 {
     bytes.div_ceil(PAGE).saturating_mul(PAGE)
 }
 
-fn config(max_memory: u64, pool_slots: Option<u32>) -> Config {
+/// The wasmtime configuration of an engine whose pool (`pool_slots`; `None` = on
+/// demand) reserves `max_memory` per linear memory. Public so that a benchmark can
+/// run bare wasmtime under the very same settings (`host/benches/fire.rs`, `floor/*`).
+pub fn wasmtime_config(max_memory: u64, pool_slots: Option<u32>) -> Config {
     let mut config = Config::new();
     config
         .consume_fuel(true)
