@@ -145,6 +145,9 @@ where
     }
 }
 
+/// The buffer `run` reads stdin into before it has to grow.
+const INPUT_CAPACITY: usize = 16 * 1024;
+
 /// The hook's `main`: reads all of stdin, parses it, calls `handler`, writes
 /// the output JSON to stdout and exits — with 2 if the output blocks, 0
 /// otherwise, and 1 (fail-open) after printing the error to stderr when the
@@ -154,7 +157,11 @@ where
     F: FnOnce(HookInput) -> Result<HookOutput, E>,
     E: Display,
 {
-    let mut stdin = Vec::new();
+    // Room for a typical event up front: on wasm32-wasip2 every read is a host call
+    // (`blocking-read`), and `read_to_end` into an empty `Vec` probes with 32 bytes
+    // and then reads once per doubling of the buffer; with room, a typical event
+    // takes two calls (the data, then end of input).
+    let mut stdin = Vec::with_capacity(INPUT_CAPACITY);
     if let Err(e) = std::io::stdin().read_to_end(&mut stdin) {
         eprintln!("hook could not read stdin: {e}");
         exit(EXIT_FAILED);
