@@ -347,3 +347,62 @@ fn serve_limits_come_from_the_users_settings() {
     );
     assert!(overlaps(None) > 0, "without the limit the requests overlap");
 }
+
+/// A client that pipelines requests and stops reading its answers: stdout fills, the
+/// answers cannot be written. SIGTERM must still end the server — within the 10 s
+/// it grants the answers (WRITE_LIMIT) plus a margin — instead of waiting for ever
+/// on a write nobody will read.
+#[test]
+fn a_pipelining_client_that_stops_reading_does_not_stop_the_shutdown() {
+    let project = Project::new();
+    std::fs::copy(hookhost_tests::ECHO_POLICY, project.path("policy.wasm")).unwrap();
+    project.settings(json!({"BeforeTool": [{"hooks": [
+        {"type": "plugin", "path": "policy.wasm"}
+    ]}]}));
+    let mut child = project
+        .command()
+        .arg("serve")
+        .arg("--project-dir")
+        .arg(project.dir())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn hookhost serve");
+    // Kept open and never read: the server's writes block once the pipe is full.
+    let _stdout = child.stdout.take();
+    let mut stdin = child.stdin.take().expect("stdin");
+    // Thousands of ~1 KiB answers, far more than a pipe holds; the writer thread
+    // blocks too once the server stops reading its input (backpressure).
+    std::thread::spawn(move || {
+        for i in 0..5_000 {
+            let request = json!({"correlationId": i, "eventName": "BeforeTool",
+                "input": {"tool_name": "write_file", "tool_input": {"path": "/tmp/x"}}});
+            if writeln!(stdin, "{request}").is_err() {
+                break;
+            }
+        }
+        stdin
+    });
+    std::thread::sleep(Duration::from_secs(2));
+    let term = Command::new("kill")
+        .arg("-TERM")
+        .arg(child.id().to_string())
+        .status()
+        .expect("kill");
+    assert!(term.success());
+    let start = Instant::now();
+    let limit = Duration::from_secs(10 + 15);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("hookhost serve still running {limit:?} after SIGTERM");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(status.code().is_some(), "{status:?}");
+}

@@ -79,7 +79,14 @@ pub fn main() -> ExitCode {
                 max_in_flight.map(|n| n as usize),
                 max_processes.map(|n| n as usize),
             );
-            match runtime().and_then(|rt| rt.block_on(serve::run(settings.builder(), options))) {
+            let served = runtime().and_then(|rt| {
+                let served = rt.block_on(serve::run(settings.builder(), options));
+                // A thread still blocked writing to a client that stopped reading
+                // must not hold the exit up (dropping the runtime would wait for it).
+                rt.shutdown_timeout(std::time::Duration::from_secs(1));
+                served
+            });
+            match served {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("hookhost: {e:#}");

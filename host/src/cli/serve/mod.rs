@@ -15,6 +15,7 @@ mod reload;
 mod session;
 mod socket;
 mod stdio;
+mod watched;
 
 use std::path::PathBuf;
 use std::time::Duration;

@@ -12,8 +12,10 @@
 //! request never waits in a queue behind busy workers. A fire that has to wait (a
 //! command hook's process, a guest yielding at an epoch tick) continues on the
 //! runtime, so that a slow hook never stops the stream's reading. With a
-//! [`Direct`] output (stdin/stdout), whichever thread finishes a fire writes and
-//! flushes its answer there: no hand-over to the writer thread.
+//! [`Direct`] output (stdin/stdout), a waiting client's fire finished on the
+//! reading thread has its answer written and flushed there: no hand-over to the
+//! writer thread. Every other answer goes through the writer, so that a client
+//! that stops reading blocks the writer thread only (bounded at shutdown).
 
 use std::io::Write;
 use std::panic::AssertUnwindSafe;
@@ -88,13 +90,18 @@ pub struct Session {
 enum Output {
     /// Through the stream's writer.
     Queue(mpsc::Sender<Outgoing>),
-    /// Straight to the output the writer shares, from whichever thread finished the
-    /// fire (written and flushed under its lock): no hand-over to the writer thread.
+    /// For a waiting client's fire finished on the reading thread: straight to the
+    /// output the writer shares (written and flushed under its lock), no hand-over
+    /// to the writer thread. Every other answer goes through the writer: a write to
+    /// a client that stopped reading blocks, and must block neither a runtime
+    /// worker (timers, signals and the shutdown run there) nor the reading thread
+    /// with a request in flight (the shutdown waits for it).
     Direct(Direct, mpsc::Sender<Outgoing>),
 }
 
 impl Output {
-    async fn deliver(&self, answer: Answer) {
+    /// Delivers the answer of a fire finished on the reading thread.
+    async fn deliver_inline(&self, answer: Answer) {
         match self {
             Output::Queue(answers) => {
                 // The writer may be gone (a vanished client): the answer is moot.
@@ -112,7 +119,8 @@ impl Output {
         }
     }
 
-    /// The writer's queue (for answers that are not fires: errors, rejects).
+    /// The writer's queue (answers of fires finished on the runtime, errors,
+    /// rejects).
     fn queue(&self) -> &mpsc::Sender<Outgoing> {
         match self {
             Output::Queue(answers) | Output::Direct(_, answers) => answers,
@@ -181,25 +189,31 @@ impl Session {
                 });
                 // Only this request holds a permit: nothing else of the stream runs.
                 let alone = self.permits.available_permits() + 1 == self.max_in_flight;
-                let inline =
-                    (alone && !more) || self.spawned.load(Ordering::Acquire) >= self.helpers;
+                let waiting_client = alone && !more;
+                let inline = waiting_client || self.spawned.load(Ordering::Acquire) >= self.helpers;
                 if inline {
                     let polled = fire.as_mut().poll(&mut Context::from_waker(Waker::noop()));
                     if let Poll::Ready(answer) = polled {
-                        self.output.deliver(answer).await;
+                        if waiting_client {
+                            self.output.deliver_inline(answer).await;
+                        } else {
+                            // A pipelining client may have stopped reading: its
+                            // answers wait in the writer's queue, not in this thread.
+                            let _ = self.output.queue().send(Some(answer)).await;
+                        }
                         drop((permit, in_flight));
                         return;
                     }
                 }
-                let output = self.output.clone();
+                let answers = self.output.queue().clone();
                 let spawned = Arc::clone(&self.spawned);
                 spawned.fetch_add(1, Ordering::AcqRel);
                 tokio::spawn(async move {
                     let answer = fire.await;
                     spawned.fetch_sub(1, Ordering::AcqRel);
-                    output.deliver(answer).await;
-                    // Only now, with the answer written or queued ahead of any stop,
-                    // is it done.
+                    // The writer may be gone (a vanished client): the answer is moot.
+                    let _ = answers.send(Some(answer)).await;
+                    // Only now, with the answer queued ahead of any stop, is it done.
                     drop((permit, in_flight));
                 });
             }

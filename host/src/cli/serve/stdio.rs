@@ -1,9 +1,8 @@
 //! `hookhost serve` on stdin/stdout: a plain thread reads request lines (it blocks
 //! in `read`, not a runtime thread) and fires them inline or on the runtime (see
-//! [`super::session`]); whichever thread finishes a fire writes its answer to the
-//! shared buffered stdout and flushes it. A plain writer thread writes the other
-//! answers (malformed requests, too-long lines), flushing when its queue runs
-//! empty. EOF or SIGTERM: stop reading, let in-flight requests finish, write their
+//! [`super::session`]); a waiting client's fire finished on the reading thread has
+//! its answer written to the shared buffered stdout and flushed there. A plain
+//! writer thread writes every other answer, flushing when its queue runs empty. EOF or SIGTERM: stop reading, let in-flight requests finish, write their
 //! answers, exit 0.
 
 use std::io::{BufRead, BufReader, BufWriter, Read, Write};
@@ -12,16 +11,15 @@ use std::sync::{Arc, Mutex};
 use tokio::sync::{mpsc, oneshot};
 
 use super::session::{Outgoing, Session, Tracker};
+use super::watched::Watched;
 use super::{Options, Terminate, WRITE_LIMIT, reload::Shared};
 use hookhost::bus::{Answer, MAX_LINE};
 
 pub async fn serve(system: Shared, options: &Options, term: &mut Terminate) -> anyhow::Result<()> {
     let tracker = Tracker::default();
     let (tx, rx) = mpsc::channel::<Outgoing>(options.max_in_flight.max(1));
-    let out = Arc::new(Mutex::new(BufWriter::with_capacity(
-        64 * 1024,
-        std::io::stdout(),
-    )));
+    let (stdout, watch) = Watched::new(std::io::stdout());
+    let out = Arc::new(Mutex::new(BufWriter::with_capacity(64 * 1024, stdout)));
     let writer = {
         let out = Arc::clone(&out);
         std::thread::Builder::new()
@@ -46,13 +44,24 @@ pub async fn serve(system: Shared, options: &Options, term: &mut Terminate) -> a
         read = eof_rx => read.unwrap_or(Ok(())),
         () = term.recv() => Ok(()),
     };
-    tracker.idle().await;
-    // A reader that stopped reading stdout must not hold the exit up for ever.
-    let _ = tokio::time::timeout(WRITE_LIMIT, async {
-        let _ = tx.send(None).await;
-        let _ = tokio::task::spawn_blocking(move || writer.join()).await;
-    })
-    .await;
+    // A client that stopped reading stdout must not hold the exit up for ever: the
+    // requests behind a write blocked for WRITE_LIMIT are not waited for (their
+    // answers could not be written anyway).
+    let stuck = tokio::select! {
+        () = tracker.idle() => false,
+        () = watch.stuck(WRITE_LIMIT) => true,
+    };
+    if stuck {
+        tracing::warn!(
+            "stdout has not been read for {WRITE_LIMIT:?}: exiting without the answers still owed"
+        );
+    } else {
+        let _ = tokio::time::timeout(WRITE_LIMIT, async {
+            let _ = tx.send(None).await;
+            let _ = tokio::task::spawn_blocking(move || writer.join()).await;
+        })
+        .await;
+    }
     read.map_err(Into::into)
 }
 
