@@ -405,8 +405,10 @@ async fn one_wasm_named_by_many_hooks_is_loaded_once() {
 /// Issue 9: a plugin that does not wait for anything finishes in the first poll of
 /// its fire — it is not parked on the executor and resumed by another thread (which
 /// is what `serve` answers inline on). Before `set_epoch_deadline`, every call's
-/// first epoch check found the deadline (epoch 0) passed and yielded once. An epoch
-/// tick during a call still yields, so most (not all) of the fires must finish.
+/// first epoch check found the deadline (epoch 0) passed and yielded once: not one
+/// of the fires finished in its first poll. An epoch tick during a call (every 5 ms)
+/// still yields, and a loaded machine may stretch any call over one, so the test
+/// asks for some, not all.
 #[tokio::test]
 async fn a_plugin_that_does_not_wait_finishes_in_the_first_poll() {
     let p = Project::new();
@@ -432,7 +434,7 @@ async fn a_plugin_that_does_not_wait_finishes_in_the_first_poll() {
         assert!(result.is_blocked(), "{result:?}");
     }
     assert!(
-        first_poll >= 10,
+        first_poll >= 1,
         "{first_poll} of 20 fires finished in the first poll"
     );
 }
