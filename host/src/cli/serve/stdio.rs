@@ -2,8 +2,10 @@
 //! in `read`, not a runtime thread) and fires them inline or on the runtime (see
 //! [`super::session`]); a waiting client's fire finished on the reading thread has
 //! its answer written to the shared buffered stdout and flushed there. A plain
-//! writer thread writes every other answer, flushing when its queue runs empty. EOF or SIGTERM: stop reading, let in-flight requests finish, write their
-//! answers, exit 0.
+//! writer thread writes every other answer, flushing when its queue runs empty.
+//! EOF or SIGTERM: stop reading, let in-flight requests finish, write their
+//! answers, exit 0 — or, when a write to stdout has been blocked for
+//! [`WRITE_LIMIT`] (the client stopped reading), exit without the answers still owed.
 
 use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 use std::sync::{Arc, Mutex};
