@@ -77,55 +77,19 @@ pub struct Session {
     system: Shared,
     permits: Arc<Semaphore>,
     max_in_flight: usize,
-    output: Output,
+    /// The stream's writer: every answer but a waiting client's inline one.
+    answers: mpsc::Sender<Outgoing>,
     tracker: Tracker,
+    /// Where a waiting client's inline answer is written straight away. Every other
+    /// answer goes through the writer: a write to a client that stopped reading
+    /// blocks, and must block neither a runtime worker (timers, signals and the
+    /// shutdown run there) nor the reading thread with a request in flight (the
+    /// shutdown waits for it).
+    direct: Option<Direct>,
     /// Requests of this stream running on the runtime now.
     spawned: Arc<AtomicUsize>,
     /// How many may run there while the reading thread fires the next one itself.
     helpers: usize,
-}
-
-/// Where a stream's answers go.
-#[derive(Clone)]
-enum Output {
-    /// Through the stream's writer.
-    Queue(mpsc::Sender<Outgoing>),
-    /// For a waiting client's fire finished on the reading thread: straight to the
-    /// output the writer shares (written and flushed under its lock), no hand-over
-    /// to the writer thread. Every other answer goes through the writer: a write to
-    /// a client that stopped reading blocks, and must block neither a runtime
-    /// worker (timers, signals and the shutdown run there) nor the reading thread
-    /// with a request in flight (the shutdown waits for it).
-    Direct(Direct, mpsc::Sender<Outgoing>),
-}
-
-impl Output {
-    /// Delivers the answer of a fire finished on the reading thread.
-    async fn deliver_inline(&self, answer: Answer) {
-        match self {
-            Output::Queue(answers) => {
-                // The writer may be gone (a vanished client): the answer is moot.
-                let _ = answers.send(Some(answer)).await;
-            }
-            Output::Direct(direct, _) => {
-                let mut guard = match direct.lock() {
-                    Ok(out) => out,
-                    Err(poisoned) => poisoned.into_inner(),
-                };
-                let mut out: &mut (dyn Write + Send) = &mut *guard;
-                // A failed write is the writer's failure too: it sees it on its next one.
-                let _ = answer.write_line(&mut out).and_then(|()| out.flush());
-            }
-        }
-    }
-
-    /// The writer's queue (answers of fires finished on the runtime, errors,
-    /// rejects).
-    fn queue(&self) -> &mpsc::Sender<Outgoing> {
-        match self {
-            Output::Queue(answers) | Output::Direct(_, answers) => answers,
-        }
-    }
 }
 
 impl Session {
@@ -145,8 +109,9 @@ impl Session {
             system,
             permits: Arc::new(Semaphore::new(max_in_flight.max(1))),
             max_in_flight: max_in_flight.max(1),
-            output: Output::Queue(answers),
+            answers,
             tracker,
+            direct: None,
             spawned: Arc::new(AtomicUsize::new(0)),
             helpers: cores,
         }
@@ -155,7 +120,7 @@ impl Session {
     /// A waiting client's answers, fired on the reading thread, are written straight
     /// to `output` (which the stream's writer shares).
     pub fn with_direct(mut self, output: Direct) -> Session {
-        self.output = Output::Direct(output, self.output.queue().clone());
+        self.direct = Some(output);
         self
     }
 
@@ -179,7 +144,7 @@ impl Session {
         };
         match parse_request(line) {
             Err(answer) => {
-                let _ = self.output.queue().send(Some(answer)).await;
+                let _ = self.answers.send(Some(answer)).await;
             }
             Ok(request) => {
                 let in_flight = self.tracker.enter();
@@ -196,17 +161,17 @@ impl Session {
                     let polled = fire.as_mut().poll(&mut Context::from_waker(Waker::noop()));
                     if let Poll::Ready(answer) = polled {
                         if waiting_client {
-                            self.output.deliver_inline(answer).await;
+                            self.deliver_inline(answer).await;
                         } else {
                             // A pipelining client may have stopped reading: its
                             // answers wait in the writer's queue, not in this thread.
-                            let _ = self.output.queue().send(Some(answer)).await;
+                            let _ = self.answers.send(Some(answer)).await;
                         }
                         drop((permit, in_flight));
                         return;
                     }
                 }
-                let answers = self.output.queue().clone();
+                let answers = self.answers.clone();
                 let spawned = Arc::clone(&self.spawned);
                 spawned.fetch_add(1, Ordering::AcqRel);
                 tokio::spawn(async move {
@@ -221,9 +186,25 @@ impl Session {
         }
     }
 
+    /// Writes a waiting client's inline answer: straight to the output when there is
+    /// one (flushed: the client is waiting for it), else through the writer.
+    async fn deliver_inline(&self, answer: Answer) {
+        if let Some(direct) = &self.direct {
+            let mut guard = match direct.lock() {
+                Ok(out) => out,
+                Err(poisoned) => poisoned.into_inner(),
+            };
+            let mut out: &mut (dyn Write + Send) = &mut *guard;
+            // A failed write is the writer's failure too: it sees it on its next one.
+            let _ = answer.write_line(&mut out).and_then(|()| out.flush());
+            return;
+        }
+        let _ = self.answers.send(Some(answer)).await;
+    }
+
     /// Answers a line that was too long.
     pub async fn reject(&self, answer: Answer) {
-        let _ = self.output.queue().send(Some(answer)).await;
+        let _ = self.answers.send(Some(answer)).await;
     }
 }
 
