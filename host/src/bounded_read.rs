@@ -20,22 +20,21 @@ pub(crate) fn open_regular_file(
     max: u64,
 ) -> Result<(std::fs::File, std::fs::Metadata), String> {
     let cannot = |e: std::io::Error| format!("cannot read: {e}");
-    let too_big = |len: u64| format!("file is {len} bytes, larger than the {max}-byte limit");
-    let meta = std::fs::metadata(path).map_err(cannot)?;
-    if !meta.is_file() {
-        return Err("not a regular file".to_owned());
-    }
-    if meta.len() > max {
-        return Err(too_big(meta.len()));
-    }
+    let check = |meta: std::fs::Metadata| {
+        if !meta.is_file() {
+            return Err("not a regular file".to_owned());
+        }
+        if meta.len() > max {
+            return Err(format!(
+                "file is {} bytes, larger than the {max}-byte limit",
+                meta.len()
+            ));
+        }
+        Ok(meta)
+    };
+    check(std::fs::metadata(path).map_err(cannot)?)?;
     let file = std::fs::File::open(path).map_err(cannot)?;
-    let meta = file.metadata().map_err(cannot)?;
-    if !meta.is_file() {
-        return Err("not a regular file".to_owned());
-    }
-    if meta.len() > max {
-        return Err(too_big(meta.len()));
-    }
+    let meta = check(file.metadata().map_err(cannot)?)?;
     Ok((file, meta))
 }
 

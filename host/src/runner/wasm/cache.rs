@@ -40,8 +40,7 @@ use sha2::{Digest, Sha256};
 use wasmtime::Engine;
 
 use super::stamp::Stamp;
-pub use crate::private_file::check_private;
-pub(crate) use crate::private_file::{open_private_file, read_private_file, write_atomically};
+use crate::private_file::{check_private, open_private_file, read_private_file, write_atomically};
 
 /// Where the cache lives by default.
 pub fn default_dir() -> Option<PathBuf> {

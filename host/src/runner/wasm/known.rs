@@ -14,9 +14,9 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::cache::{read_private_file, write_atomically};
 use super::detect::WasmKind;
 use super::stamp::Stamp;
+use crate::private_file::{read_private_file, write_atomically};
 
 /// A plugin file's digest and kind, as recorded.
 #[derive(Debug, Clone, Copy)]
