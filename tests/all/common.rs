@@ -9,7 +9,7 @@
 use std::io::{Read, Write};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -324,6 +324,22 @@ pub fn claude_deny_reason(run: &Run) -> Option<String> {
     })
 }
 
+/// Waits for `child` to exit until `limit` after `start`; past it the child is
+/// killed and reaped and `None` is returned (the caller names the hang).
+pub fn exit_within(child: &mut Child, start: Instant, limit: Duration) -> Option<ExitStatus> {
+    loop {
+        if let Some(status) = child.try_wait().expect("wait for hookhost") {
+            return Some(status);
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
 pub fn run(command: Command, stdin: &[u8]) -> Run {
     run_within(command, stdin, RUN_LIMIT)
 }
@@ -354,16 +370,8 @@ pub fn run_within(mut command: Command, stdin: &[u8], limit: Duration) -> Run {
         let _ = stderr.read_to_end(&mut buf);
         buf
     });
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait for hookhost") {
-            break status;
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("hookhost ran longer than {limit:?}: {command:?}");
-        }
-        std::thread::sleep(Duration::from_millis(5));
+    let Some(status) = exit_within(&mut child, start, limit) else {
+        panic!("hookhost ran longer than {limit:?}: {command:?}");
     };
     let elapsed = start.elapsed();
     writer.join().expect("stdin writer");

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use hookhost_tests as guests;
 use serde_json::{Value, json};
 
-use crate::common::{MaxSampler, Project, cmd, cmd_timeout, group, process_alive};
+use crate::common::{MaxSampler, Project, cmd, cmd_timeout, exit_within, group, process_alive};
 use crate::serve::Server;
 
 fn cache_dir() -> String {
@@ -297,17 +297,9 @@ impl SocketServer {
     fn terminate(&mut self) -> i32 {
         let pid = rustix::process::Pid::from_raw(self.child.id() as i32).unwrap();
         rustix::process::kill_process(pid, rustix::process::Signal::TERM).unwrap();
-        let start = Instant::now();
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return status.code().unwrap_or(-1);
-            }
-            assert!(
-                start.elapsed() < Duration::from_secs(30),
-                "no exit after SIGTERM"
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        let status = exit_within(&mut self.child, Instant::now(), Duration::from_secs(30))
+            .expect("no exit after SIGTERM");
+        status.code().unwrap_or(-1)
     }
 }
 

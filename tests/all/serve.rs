@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::common::{Project, cmd, group, say};
+use crate::common::{Project, cmd, exit_within, group, say};
 
 /// A running `hookhost serve` with its response lines arriving on a channel.
 pub struct Server {
@@ -84,16 +84,8 @@ impl Server {
     /// Closes stdin and waits (bounded) for the exit code.
     pub fn finish(mut self) -> (i32, Vec<Value>) {
         drop(self.stdin.take());
-        let start = Instant::now();
-        let status = loop {
-            if let Some(status) = self.child.try_wait().expect("wait") {
-                break status;
-            }
-            if start.elapsed() > ANSWER_LIMIT {
-                let _ = self.child.kill();
-                panic!("hookhost serve did not exit after EOF");
-            }
-            std::thread::sleep(Duration::from_millis(10));
+        let Some(status) = exit_within(&mut self.child, Instant::now(), ANSWER_LIMIT) else {
+            panic!("hookhost serve did not exit after EOF");
         };
         let rest = self
             .lines
@@ -385,24 +377,11 @@ fn a_pipelining_client_that_stops_reading_does_not_stop_the_shutdown() {
         stdin
     });
     std::thread::sleep(Duration::from_secs(2));
-    let term = Command::new("kill")
-        .arg("-TERM")
-        .arg(child.id().to_string())
-        .status()
-        .expect("kill");
-    assert!(term.success());
-    let start = Instant::now();
+    let pid = rustix::process::Pid::from_raw(child.id() as i32).expect("a pid");
+    rustix::process::kill_process(pid, rustix::process::Signal::TERM).expect("SIGTERM");
     let limit = Duration::from_secs(10 + 15);
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break status;
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("hookhost serve still running {limit:?} after SIGTERM");
-        }
-        std::thread::sleep(Duration::from_millis(50));
+    let Some(status) = exit_within(&mut child, Instant::now(), limit) else {
+        panic!("hookhost serve still running {limit:?} after SIGTERM");
     };
     assert!(status.code().is_some(), "{status:?}");
 }
