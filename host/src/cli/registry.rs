@@ -53,17 +53,20 @@ fn block_on<T>(
         eprintln!("hookhost: {e:#}");
         ExitCode::from(1)
     })?;
-    rt.block_on(future).map_err(|e| {
-        eprintln!("hookhost: {e}");
-        ExitCode::from(1)
-    })
+    rt.block_on(future).map_err(report)
+}
+
+/// Prints a registry error; the command's exit code.
+fn report(e: hookhost::distribution::client::ClientError) -> ExitCode {
+    eprintln!("hookhost: {e}");
+    ExitCode::from(1)
 }
 
 /// `hookhost plugin push FILE oci://…`: prints the manifest digest.
 pub fn push(file: &Path, reference: &str, args: &RegistryArgs) -> ExitCode {
     let run = || -> Result<(), ExitCode> {
         let reference = parse(reference)?;
-        let client = RegistryClient::new(&reference, &args.options());
+        let client = RegistryClient::new(&reference, &args.options()).map_err(report)?;
         let digest = block_on(client.push(file, &reference))?;
         println!(
             "pushed {} as {}",
@@ -80,7 +83,7 @@ pub fn pull(reference: &str, args: &RegistryArgs) -> ExitCode {
     let run = || -> Result<(), ExitCode> {
         let reference = parse(reference)?;
         let store = open_store()?;
-        let client = RegistryClient::new(&reference, &args.options());
+        let client = RegistryClient::new(&reference, &args.options()).map_err(report)?;
         let pulled = block_on(client.pull(&reference, &store))?;
         println!(
             "pulled {} ({} bytes, {}) into {}",
@@ -102,7 +105,7 @@ pub fn pull(reference: &str, args: &RegistryArgs) -> ExitCode {
 pub fn sign(reference: &str, key: &Path, args: &RegistryArgs) -> ExitCode {
     let run = || -> Result<(), ExitCode> {
         let reference = parse(reference)?;
-        let client = RegistryClient::new(&reference, &args.options());
+        let client = RegistryClient::new(&reference, &args.options()).map_err(report)?;
         let digest = block_on(client.sign(&reference, key))?;
         println!("signed {}", reference.at_digest(&digest));
         Ok(())
@@ -188,8 +191,11 @@ pub fn fetch(settings: &SettingsArgs, mode: Fetch, args: &RegistryArgs) -> ExitC
             Some(entry) => reference.at_digest(&entry.digest),
             None => reference.clone(),
         };
-        let client = RegistryClient::new(&fetch, &args.options());
-        match rt.block_on(client.pull(&fetch, &store)) {
+        let pulled = match RegistryClient::new(&fetch, &args.options()) {
+            Ok(client) => rt.block_on(client.pull(&fetch, &store)),
+            Err(e) => Err(e),
+        };
+        match pulled {
             Ok(pulled) => {
                 println!(
                     "{} {} ({} bytes)",

@@ -72,7 +72,11 @@ pub struct RegistryClient {
 
 impl RegistryClient {
     /// A client for `reference`'s registry with the user's credentials.
-    pub fn new(reference: &ModuleRef, options: &ClientOptions) -> RegistryClient {
+    ///
+    /// Fails when the TLS set-up fails (e.g. the system's root certificates cannot
+    /// be read); `oci_client::Client::new` would instead fall back to a default
+    /// configuration, silently dropping the plain-HTTP exceptions.
+    pub fn new(reference: &ModuleRef, options: &ClientOptions) -> Result<Self, ClientError> {
         let mut plain_http: Vec<String> = options.insecure.clone();
         if reference.is_loopback() {
             plain_http.push(reference.registry.clone());
@@ -81,10 +85,18 @@ impl RegistryClient {
             protocol: ClientProtocol::HttpsExcept(plain_http),
             ..ClientConfig::default()
         };
-        RegistryClient {
-            client: WasmClient::new(Client::new(config)),
+        // reqwest is built without a crypto provider of its own (host/Cargo.toml
+        // says why); ring is installed as the process default once. A provider
+        // installed earlier by someone else is kept (the call then fails harmlessly).
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let client = Client::try_from(config).map_err(|e| ClientError {
+            reference: reference.to_string(),
+            problem: format!("cannot set up the HTTP client: {e}"),
+        })?;
+        Ok(RegistryClient {
+            client: WasmClient::new(client),
             auth: credentials(&reference.registry),
-        }
+        })
     }
 
     /// Publishes a component or preview-1 module; returns the manifest digest.
@@ -349,9 +361,18 @@ fn explain(error: &OciDistributionError) -> String {
             } else {
                 "the request failed"
             };
-            // reqwest's message names the URL only; credentials travel in headers.
+            // reqwest's message names the URL only (credentials travel in headers);
+            // the cause (refused, DNS, a certificate the system does not trust) is
+            // in its sources, which name no credentials either.
+            let mut because = e.to_string();
+            let mut source = std::error::Error::source(e);
+            while let Some(cause) = source {
+                because.push_str(": ");
+                because.push_str(&cause.to_string());
+                source = cause.source();
+            }
             format!(
-                "{what} ({e}); check the address, the network, or use --insecure HOST for a plain-HTTP registry"
+                "{what} ({because}); check the address, the network, or use --insecure HOST for a plain-HTTP registry"
             )
         }
         OciDistributionError::UnsupportedMediaTypeError(t) => {
