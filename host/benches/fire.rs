@@ -432,6 +432,7 @@ fn command(c: &mut Criterion) {
 
     let mut group = c.benchmark_group(format!("command{}", backtrace_tag()));
     configure(&mut group, true);
+    let mut systems = Vec::new();
     for (name, command) in &policies {
         let settings = fx.settings(
             &format!("cmd-{name}.json"),
@@ -460,6 +461,21 @@ fn command(c: &mut Criterion) {
         assert!(out.status.success(), "{name}: bare spawn failed");
         group.bench_function(format!("spawn/{name}"), |b| {
             b.iter(|| bare_spawn(command, &project, &wire))
+        });
+        systems.push((name, system));
+    }
+    // As under `hookhost serve`: with the reaper running, a hook's shell is spawned
+    // without the parent-death `pre_exec`, so by posix_spawn instead of fork. The
+    // reaper stays on for the rest of this process (the groups after this one run
+    // no command hooks).
+    hookhost::runner::reaper::start().unwrap();
+    for (name, system) in &systems {
+        group.bench_function(format!("hook_reaper/{name}"), |b| {
+            b.to_async(&rt).iter_batched(
+                || input.clone(),
+                |input| system.fire(HookEvent::BeforeTool, input),
+                BatchSize::SmallInput,
+            )
         });
     }
     group.finish();

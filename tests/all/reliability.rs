@@ -234,6 +234,41 @@ fn kill_9_of_the_server_leaves_no_hook_process() {
     );
 }
 
+/// Without a reaper (`hookhost fire`) a hook's shell still dies with hookhost, even by
+/// `kill -9`: it carries the parent-death signal. (`serve` leaves that signal out
+/// while its reaper runs, to spawn without `fork`; the test above covers that path.)
+#[test]
+fn kill_9_of_a_fire_leaves_no_hook_shell() {
+    let p = Project::new();
+    std::fs::create_dir_all(p.path("pids")).unwrap();
+    // `sleep` runs as the shell's child (not exec'd), so the shell itself stays.
+    let hook = format!(": > '{}/pids/'$$; sleep 30; echo never", p.dir().display());
+    p.settings(json!({"BeforeTool": [group(vec![cmd(&hook)])]}));
+    let mut fire = p.command();
+    fire.args(["fire", "BeforeTool", "--project-dir"])
+        .arg(p.dir())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    let mut child = fire.spawn().unwrap();
+    let _ = child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(br#"{"tool_name":"t"}"#);
+    let shells = wait_for_files(&p.path("pids"), 1, Duration::from_secs(30));
+    assert!(process_alive(shells[0]), "the hook's shell is not running");
+    child.kill().unwrap();
+    let _ = child.wait();
+    let gone = crate::common::wait_gone(shells[0], Duration::from_secs(10));
+    // The shell's `sleep` is orphaned either way (the signal is not inherited and no
+    // reaper runs): end the hook's group, whose id is the shell's pid.
+    let _ = std::process::Command::new("kill")
+        .args(["-KILL", "--", &format!("-{}", shells[0])])
+        .status();
+    assert!(gone, "the hook's shell survived kill -9 of hookhost fire");
+}
+
 /// A 64 MiB request line is answered LINE_TOO_LONG (not buffered for ever, not a
 /// crash) and the next request is served.
 #[test]

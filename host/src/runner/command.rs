@@ -23,13 +23,18 @@
 //! be reused, so `kill(-pgid)` cannot reach another hook's (or anyone's) group. Only
 //! after the last signal is the shell reaped, and the guard disarmed.
 //!
-//! **Parent death.** The shell gets `PR_SET_PDEATHSIG(SIGKILL)`, so it dies when
-//! hookhost dies, even by `kill -9`. Linux sends that signal when the *thread* that
-//! forked exits, not the process: hooks are spawned from runtime worker threads,
-//! which live as long as the runtime, and a fire on a short-lived thread
-//! (`fire_blocking`) waits for its hooks before that thread can end. The signal
-//! is not inherited across `fork`, so what the shell starts is covered by the
-//! group kill above and, under `hookhost serve`, by the [`super::reaper`] process.
+//! **Parent death.** Under `hookhost serve` the [`super::reaper`] kills a hook's
+//! whole group when hookhost dies, even by `kill -9`. Without a reaper (`hookhost
+//! fire`, a library embedder) the shell gets `PR_SET_PDEATHSIG(SIGKILL)`, so it dies
+//! when hookhost dies. Setting that signal takes a `pre_exec`, which makes std spawn
+//! by `fork` instead of `posix_spawn` (vfork): in a `serve` process with plugins
+//! loaded that costs 1.5–1.9 ms per hook, so it is left out while a reaper runs.
+//! Linux sends the signal when the *thread* that forked exits, not the process:
+//! hooks are spawned from runtime worker threads, which live as long as the
+//! runtime, and a fire on a short-lived thread (`fire_blocking`) waits for its hooks
+//! before that thread can end. The signal is not inherited across `fork`, so what
+//! the shell starts is covered only by the group kill above (while hookhost lives)
+//! or by the reaper.
 
 use std::os::unix::process::ExitStatusExt;
 use std::pin::pin;
@@ -109,7 +114,9 @@ async fn spawn_and_wait(
         .stderr(Stdio::piped())
         .process_group(0)
         .kill_on_drop(true);
-    die_with_parent(&mut cmd);
+    if !super::reaper::running() {
+        die_with_parent(&mut cmd);
+    }
     let mut child = match cmd.spawn() {
         Ok(child) => child,
         Err(e) => {
