@@ -31,8 +31,18 @@ pub enum WasmEngine {}
 pub type Engine = Option<Result<WasmEngine, HookFailure>>;
 
 /// Creates the engine if `enabled` and any entry is a plugin, and loads the
-/// entries' files (in parallel).
-pub fn engine(enabled: bool, entries: &[HookEntry], options: &EngineOptions) -> Engine {
+/// entries' files (in parallel). `one_fire`: the system fires one event once
+/// ([`crate::HookSystemBuilder::only_event`]), so no more plugin calls can be in
+/// flight than there are plugin hooks, and the pool is sized to them: a 32-slot
+/// pool reserves and guard-protects 32 stacks and instance slots at every process
+/// start (`PoolingInstanceAllocator::new` and its drop were ~5 % of a whole
+/// `hookhost fire`, docs/PERFORMANCE.md "Process start").
+pub fn engine(
+    enabled: bool,
+    entries: &[HookEntry],
+    options: &EngineOptions,
+    one_fire: bool,
+) -> Engine {
     let plugins: Vec<&PluginConfig> = entries
         .iter()
         .filter_map(|e| match &e.spec.kind {
@@ -49,6 +59,10 @@ pub fn engine(enabled: bool, entries: &[HookEntry], options: &EngineOptions) -> 
             return None;
         }
         let mut options = options.clone();
+        if one_fire {
+            let hooks = u32::try_from(plugins.len()).unwrap_or(u32::MAX);
+            options.slots = options.slots.min(hooks);
+        }
         options.max_memory = plugins
             .iter()
             .map(|p| p.memory_limit)
@@ -62,7 +76,7 @@ pub fn engine(enabled: bool, entries: &[HookEntry], options: &EngineOptions) -> 
     #[cfg(not(feature = "plugins"))]
     {
         // Every plugin hook says so, whether hooks are on or not.
-        let _ = (enabled, options);
+        let _ = (enabled, options, one_fire);
         Some(Err(HookFailure::Load(
             "hookhost was built without plugin support (feature \"plugins\")".to_owned(),
         )))

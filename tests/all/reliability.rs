@@ -631,8 +631,10 @@ fn one_big_plugin_does_not_size_the_pool_and_a_fallback_is_visible() {
     assert_eq!(out["errors"], json!([]), "{out}");
     assert_eq!(out["hooks"].as_array().unwrap().len(), 2, "{out}");
     assert_eq!(out["finalOutput"]["decision"], "block", "{out}");
-    // 3 GiB hold no pool at all: on-demand, said out loud, and the hooks still run.
-    let (stderr, out) = fire_under_ulimit(&p, 3 * 1024 * 1024, 4 * GIB);
+    // 1 GiB holds no pool at all (`fire` sizes it to its 2 plugin hooks, whose
+    // memories alone reserve 2 × 2 × 256 MiB): on-demand, said out loud, and the
+    // hooks still run.
+    let (stderr, out) = fire_under_ulimit(&p, 1024 * 1024, 4 * GIB);
     assert!(stderr.contains(fallback), "{stderr}");
     assert_eq!(out["finalOutput"]["decision"], "block", "{out}");
 }

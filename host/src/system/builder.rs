@@ -154,7 +154,9 @@ impl HookSystemBuilder {
 
     /// Builds only the hooks of `event` (every other event then has none): a caller
     /// that fires once (`hookhost fire`, `hookhost hook`) need not load the plugins of
-    /// events it will not fire. Settings are still read and reported whole.
+    /// events it will not fire. Settings are still read and reported whole. The Wasm
+    /// engine's pool then has one slot per plugin hook of the event (more calls at
+    /// once would wait for a slot, not fail).
     pub fn only_event(mut self, event: HookEvent) -> Self {
         self.only_event = Some(event);
         self
@@ -190,7 +192,7 @@ impl HookSystemBuilder {
             .into_iter()
             .filter(|entry| gate.admits(entry, &mut diagnostics))
             .collect();
-        let engine = plugins::engine(enabled, &admitted, &self.engine);
+        let engine = plugins::engine(enabled, &admitted, &self.engine, self.only_event.is_some());
         let mut per_event: [Vec<_>; EVENT_COUNT] = std::array::from_fn(|_| Vec::new());
         let mut per_other: Vec<(Arc<str>, Vec<_>)> = Vec::new();
         for entry in admitted {
