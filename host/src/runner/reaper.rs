@@ -65,9 +65,15 @@ pub fn start() -> std::io::Result<()> {
 /// 1.5–1.9 ms less per command hook in a `serve` process with plugins loaded
 /// (docs/PERFORMANCE.md). Turns false if the reaper was found gone.
 pub(crate) fn running() -> bool {
-    PIPE.get().is_some_and(|pipe| match pipe.lock() {
-        Ok(guard) => guard.is_some(),
-        Err(poisoned) => poisoned.into_inner().is_some(),
+    pipe().is_some_and(|guard| guard.is_some())
+}
+
+/// The pipe to the reaper, locked; `None` if no reaper was started. A poisoned lock
+/// is taken over: the pipe holds no invariant a panic could break.
+fn pipe() -> Option<std::sync::MutexGuard<'static, Option<ChildStdin>>> {
+    PIPE.get().map(|pipe| match pipe.lock() {
+        Ok(guard) => guard,
+        Err(poisoned) => poisoned.into_inner(),
     })
 }
 
@@ -82,12 +88,8 @@ pub(crate) fn unwatch(pgid: i32) {
 }
 
 fn send(op: u8, pgid: i32) {
-    let Some(pipe) = PIPE.get() else {
+    let Some(mut guard) = pipe() else {
         return;
-    };
-    let mut guard = match pipe.lock() {
-        Ok(guard) => guard,
-        Err(poisoned) => poisoned.into_inner(),
     };
     if let Some(stdin) = guard.as_mut() {
         let mut line = Vec::with_capacity(16);
@@ -96,7 +98,8 @@ fn send(op: u8, pgid: i32) {
         line.extend_from_slice(pgid.to_string().as_bytes());
         line.push(b'\n');
         if stdin.write_all(&line).is_err() {
-            // The reaper is gone; hooks still die with their shells.
+            // The reaper is gone: from now on `running` is false, so later shells
+            // get the parent-death signal again (hooks already running lost theirs).
             *guard = None;
         }
     }
