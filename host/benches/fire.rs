@@ -12,7 +12,9 @@
 //!   `wasmtime_defaults`, the same with wasmtime's pooling defaults, fuel and epochs;
 //! - `command/*`: the same policy as a command hook (native binary, `sh`, Python)
 //!   next to `spawn/*`, a bare spawn-and-wait of the same command line;
-//! - `fanout/*`: 1, 8 and 32 plugin hooks on one event, parallel and sequential.
+//! - `fanout/*`: 1, 8 and 32 plugin hooks on one event, parallel and sequential;
+//!   `fanout/wasmtime_{parallel,sequential}/8`: 8 calls of wasmtime alone, spawned
+//!   on the runtime or one after another — the floor of the fan-out.
 //!
 //! Group names get `+backtrace` when `RUST_BACKTRACE`/`RUST_LIB_BACKTRACE` is on, so
 //! `scripts/bench.sh` can keep both runs. Quick mode for CI:
@@ -29,7 +31,7 @@ use std::hint::black_box;
 use std::io::Write;
 use std::pin::pin;
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
@@ -40,17 +42,44 @@ use support::*;
 
 // ---- counting allocator -------------------------------------------------------------
 
-/// Counts allocations (alloc, alloc_zeroed, realloc) per thread and in total.
+/// Counts allocations (alloc, alloc_zeroed, realloc) per thread, and in total while
+/// [`TotalCount`] is alive.
 struct Counting;
 
 static TOTAL: AtomicU64 = AtomicU64::new(0);
+// The whole-process count is one cache line written by every thread: on for the
+// allocation measurement only, or it would bounce between the cores on every
+// allocation and slow every parallel benchmark (the fan-out lost ~25 % to it).
+static COUNT_TOTAL: AtomicBool = AtomicBool::new(false);
 thread_local! {
     static LOCAL: Cell<u64> = const { Cell::new(0) };
 }
 
 fn count() {
-    TOTAL.fetch_add(1, Ordering::Relaxed);
+    if COUNT_TOTAL.load(Ordering::Relaxed) {
+        TOTAL.fetch_add(1, Ordering::Relaxed);
+    }
     let _ = LOCAL.try_with(|c| c.set(c.get() + 1));
+}
+
+/// Counts every thread's allocations while alive.
+struct TotalCount;
+
+impl TotalCount {
+    fn start() -> TotalCount {
+        COUNT_TOTAL.store(true, Ordering::SeqCst);
+        TotalCount
+    }
+
+    fn now(&self) -> u64 {
+        TOTAL.load(Ordering::SeqCst)
+    }
+}
+
+impl Drop for TotalCount {
+    fn drop(&mut self) {
+        COUNT_TOTAL.store(false, Ordering::SeqCst);
+    }
 }
 
 // SAFETY: every call is forwarded unchanged to the system allocator.
@@ -240,11 +269,13 @@ fn plugin(c: &mut Criterion) {
 
     // Allocations per plugin fire (whole process: wasmtime and tokio included).
     let fires = if quick() { 50 } else { 1000 };
-    let before = TOTAL.load(Ordering::Relaxed);
+    let total = TotalCount::start();
+    let before = total.now();
     for _ in 0..fires {
         black_box(rt.block_on(system.fire(HookEvent::BeforeTool, allow.clone())));
     }
-    let per_fire = (TOTAL.load(Ordering::Relaxed) - before) as f64 / fires as f64;
+    let per_fire = (total.now() - before) as f64 / fires as f64;
+    drop(total);
     println!("allocations per fire, plugin/allow (incl. input clone): {per_fire:.0}");
     record_alloc(&format!("plugin/allow{}", backtrace_tag()), per_fire);
 
@@ -279,22 +310,78 @@ impl wasmtime_wasi::WasiView for FloorState {
     }
 }
 
-fn floor(c: &mut Criterion) {
-    use hookhost::runner::{RunContext, Runner};
-    use std::sync::Arc;
-    use wasmtime::component::{Component, Linker, ResourceTable};
-    use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig, Store};
-    use wasmtime_wasi::p2::bindings::CommandPre;
-    use wasmtime_wasi::p2::pipe::{MemoryInputPipe, MemoryOutputPipe};
+/// A wasmtime engine with hookhost's configuration (pool sized and tuned, fuel,
+/// epochs), without hookhost around it.
+fn tuned_engine() -> wasmtime::Engine {
+    use hookhost::runner::wasm::engine::{DEFAULT_SLOTS, pool_memory_size, wasmtime_config};
+    let options = hookhost::runner::wasm::EngineOptions::default();
+    wasmtime::Engine::new(&wasmtime_config(
+        pool_memory_size(options.max_memory),
+        Some(DEFAULT_SLOTS),
+    ))
+    .unwrap()
+}
 
-    let rt = runtime();
-    let input: Arc<[u8]> = serde_json::to_vec(&{
+/// The echo-policy pre-instantiated against wasmtime-wasi's own linker.
+fn command_pre(engine: &wasmtime::Engine) -> wasmtime_wasi::p2::bindings::CommandPre<FloorState> {
+    use wasmtime::component::{Component, Linker};
+    let component = Component::from_file(engine, echo_policy_wasm()).unwrap();
+    let mut linker = Linker::<FloorState>::new(engine);
+    wasmtime_wasi::p2::add_to_linker_async(&mut linker).unwrap();
+    wasmtime_wasi::p2::bindings::CommandPre::new(linker.instantiate_pre(&component).unwrap())
+        .unwrap()
+}
+
+/// One call by wasmtime and wasmtime-wasi alone: a fresh store and instance,
+/// in-memory stdin and stdout; the answer.
+fn bare(
+    engine: &wasmtime::Engine,
+    pre: &wasmtime_wasi::p2::bindings::CommandPre<FloorState>,
+    input: std::sync::Arc<[u8]>,
+) -> impl Future<Output = bytes::Bytes> + Send + 'static {
+    use wasmtime_wasi::p2::pipe::{MemoryInputPipe, MemoryOutputPipe};
+    let (engine, pre) = (engine.clone(), pre.clone());
+    async move {
+        let stdout = MemoryOutputPipe::new(1024 * 1024);
+        let wasi = wasmtime_wasi::WasiCtxBuilder::new()
+            .stdin(MemoryInputPipe::new(bytes::Bytes::from_owner(input)))
+            .stdout(stdout.clone())
+            .build();
+        let mut store = wasmtime::Store::new(
+            &engine,
+            FloorState {
+                wasi,
+                table: wasmtime::component::ResourceTable::new(),
+            },
+        );
+        store.set_fuel(u64::MAX / 2).unwrap();
+        store.set_epoch_deadline(1_000_000);
+        let command = pre.instantiate_async(&mut store).await.unwrap();
+        // The guest ends with `exit(0)`, an error to the caller; its answer is
+        // what it wrote.
+        let _ = command.wasi_cli_run().call_run(&mut store).await;
+        stdout.contents()
+    }
+}
+
+/// The BeforeTool allow input as the hook reads it.
+fn allow_bytes() -> std::sync::Arc<[u8]> {
+    serde_json::to_vec(&{
         let mut input = allow_input();
         input.insert("hook_event_name".into(), json!("BeforeTool"));
         input
     })
     .unwrap()
-    .into();
+    .into()
+}
+
+fn floor(c: &mut Criterion) {
+    use hookhost::runner::{RunContext, Runner};
+    use std::sync::Arc;
+    use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig};
+
+    let rt = runtime();
+    let input = allow_bytes();
 
     // The hook's own `Plugin::run`.
     let fx = Fixture::new();
@@ -316,15 +403,7 @@ fn floor(c: &mut Criterion) {
     // wasmtime alone, a fresh store and instance per call: with hookhost's engine
     // configuration (pool sized and tuned, fuel, epochs), and with wasmtime's pooling
     // defaults plus fuel and epochs.
-    let tuned = {
-        use hookhost::runner::wasm::engine::{DEFAULT_SLOTS, pool_memory_size, wasmtime_config};
-        let options = hookhost::runner::wasm::EngineOptions::default();
-        Engine::new(&wasmtime_config(
-            pool_memory_size(options.max_memory),
-            Some(DEFAULT_SLOTS),
-        ))
-        .unwrap()
-    };
+    let tuned = tuned_engine();
     let defaults = {
         let mut config = Config::new();
         config
@@ -335,37 +414,7 @@ fn floor(c: &mut Criterion) {
             ));
         Engine::new(&config).unwrap()
     };
-    let command_pre = |engine: &Engine| {
-        let component = Component::from_file(engine, echo_policy_wasm()).unwrap();
-        let mut linker = Linker::<FloorState>::new(engine);
-        wasmtime_wasi::p2::add_to_linker_async(&mut linker).unwrap();
-        CommandPre::new(linker.instantiate_pre(&component).unwrap()).unwrap()
-    };
     let (tuned_pre, defaults_pre) = (command_pre(&tuned), command_pre(&defaults));
-    let bare = |engine: &Engine, pre: &CommandPre<FloorState>, input: Arc<[u8]>| {
-        let (engine, pre) = (engine.clone(), pre.clone());
-        async move {
-            let stdout = MemoryOutputPipe::new(1024 * 1024);
-            let wasi = wasmtime_wasi::WasiCtxBuilder::new()
-                .stdin(MemoryInputPipe::new(bytes::Bytes::from_owner(input)))
-                .stdout(stdout.clone())
-                .build();
-            let mut store = Store::new(
-                &engine,
-                FloorState {
-                    wasi,
-                    table: ResourceTable::new(),
-                },
-            );
-            store.set_fuel(u64::MAX / 2).unwrap();
-            store.set_epoch_deadline(1_000_000);
-            let command = pre.instantiate_async(&mut store).await.unwrap();
-            // The guest ends with `exit(0)`, an error to the caller; its answer is
-            // what it wrote.
-            let _ = command.wasi_cli_run().call_run(&mut store).await;
-            stdout.contents()
-        }
-    };
     for (engine, pre) in [(&tuned, &tuned_pre), (&defaults, &defaults_pre)] {
         let answer = rt.block_on(bare(engine, pre, Arc::clone(&input)));
         assert!(answer.starts_with(b"{"), "{answer:?}");
@@ -508,6 +557,38 @@ fn fanout(c: &mut Criterion) {
             });
         }
     }
+    // The floor of the fan-out: 8 calls of wasmtime alone (hookhost's engine
+    // configuration), spawned on the runtime as the scheduler spawns hooks, and one
+    // after another. How far parallel hooks can scale on this machine, whatever the
+    // host does around them.
+    let (engine, pre) = {
+        let engine = tuned_engine();
+        let pre = command_pre(&engine);
+        (engine, pre)
+    };
+    let bytes = allow_bytes();
+    group.bench_function("wasmtime_parallel/8", |b| {
+        b.to_async(&rt).iter(|| {
+            let calls: Vec<_> = (0..8)
+                .map(|_| tokio::spawn(bare(&engine, &pre, std::sync::Arc::clone(&bytes))))
+                .collect();
+            async move {
+                for call in calls {
+                    black_box(call.await.unwrap());
+                }
+            }
+        })
+    });
+    group.bench_function("wasmtime_sequential/8", |b| {
+        b.to_async(&rt).iter(|| {
+            let (engine, pre, bytes) = (engine.clone(), pre.clone(), std::sync::Arc::clone(&bytes));
+            async move {
+                for _ in 0..8 {
+                    black_box(bare(&engine, &pre, std::sync::Arc::clone(&bytes)).await);
+                }
+            }
+        })
+    });
     group.finish();
 }
 

@@ -438,3 +438,78 @@ async fn a_plugin_that_does_not_wait_finishes_in_the_first_poll() {
         "{first_poll} of 20 fires finished in the first poll"
     );
 }
+
+/// Issue 9 (fan-out): the hooks of a parallel fire are shared by the firing task and
+/// helpers that each run one hook at a time when it computes — but a hook that waits
+/// must not hold the others back. On a one-thread runtime (`fire_blocking`) four
+/// sleeping command hooks and two plugins still overlap.
+#[test]
+fn parallel_hooks_overlap_on_a_one_thread_runtime() {
+    let p = Project::new();
+    std::fs::copy(hookhost_tests::ECHO_POLICY, p.path("policy.wasm")).unwrap();
+    let mut hooks: Vec<Value> = (0..4)
+        .map(|i| {
+            cmd(&format!(
+                "sleep 0.5; echo '{{\"systemMessage\": \"slept {i}\"}}'"
+            ))
+        })
+        .collect();
+    hooks.insert(
+        1,
+        json!({"type": "plugin", "path": "policy.wasm", "args": ["a"]}),
+    );
+    hooks.push(json!({"type": "plugin", "path": "policy.wasm", "args": ["b"]}));
+    let settings = p.settings(json!({"BeforeTool": [{"hooks": hooks}]}));
+    let system = build(&p, &settings);
+    let started = std::time::Instant::now();
+    let result = system.fire_blocking(
+        HookEvent::BeforeTool,
+        object(json!({"tool_name": "read_file", "tool_input": {"path": "notes.md"}})),
+    );
+    let took = started.elapsed();
+    assert_eq!(result.executions.len(), 6, "{:?}", result.errors);
+    assert!(result.executions.iter().all(|e| e.success), "{result:?}");
+    let message = result.system_message().unwrap_or_default();
+    assert!(
+        (0..4).all(|i| message.contains(&format!("slept {i}"))),
+        "{message}"
+    );
+    assert!(
+        took < std::time::Duration::from_millis(1500),
+        "four 0.5 s hooks took {took:?}: they ran one after another"
+    );
+}
+
+/// Dropping a parallel fire (an agent's own timeout, a cancelled request) kills the
+/// hooks it started, whichever worker was running them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dropping_a_parallel_fire_kills_its_hooks() {
+    let p = Project::new();
+    std::fs::create_dir(p.path("pids")).unwrap();
+    let hooks: Vec<Value> = (0..4)
+        .map(|i| cmd(&format!("echo $$ > pids/{i}; exec sleep 30")))
+        .collect();
+    let settings = p.settings(json!({"BeforeTool": [{"hooks": hooks}]}));
+    let system = build(&p, &settings);
+    let fire = system.fire(HookEvent::BeforeTool, object(json!({"tool_name": "x"})));
+    let pids_dir = p.path("pids");
+    let all_started = async {
+        while std::fs::read_dir(&pids_dir).map_or(0, |d| d.count()) < 4 {
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+        // A pid file is written before it is flushed to its end: give it a moment.
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    };
+    tokio::select! {
+        _ = fire => panic!("the hooks sleep 30 s; the fire cannot end first"),
+        _ = all_started => {}
+    }
+    // The fire is dropped here.
+    for i in 0..4 {
+        let pid = crate::common::read_pid(&p, &format!("pids/{i}"));
+        assert!(
+            crate::common::wait_gone(pid, std::time::Duration::from_secs(5)),
+            "hook {i} (pid {pid}) outlived its dropped fire"
+        );
+    }
+}

@@ -6,6 +6,7 @@
 //! | `resolve.rs` | `source` plugins → verified files of the module store (offline) |
 //! | `fire.rs` | what a fire takes: an event (or an agent's event name) and an input |
 //! | `scheduler.rs` | running a plan's hooks, in parallel or chained |
+//! | `fanout.rs` | several hooks at once over the runtime's workers |
 //! | `collect.rs` | executions → the aggregated result |
 //!
 //! A fire plans (see [`crate::planner`]); when nothing matches it returns at once
@@ -14,6 +15,7 @@
 
 mod builder;
 mod collect;
+mod fanout;
 mod fire;
 #[cfg(feature = "plugins")]
 mod resolve;

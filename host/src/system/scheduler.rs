@@ -11,12 +11,12 @@ use serde_json::{Map, Value};
 use crate::chain;
 use crate::dialect::Dialect;
 use crate::event::HookEvent;
-use crate::runner::{Hook, HookExecutionResult, HookFailure, RawOutcome, RunContext};
+use crate::runner::{Hook, HookExecutionResult, RunContext};
 
 /// Runs `hooks` concurrently; results in the hooks' order.
 ///
-/// One hook runs inline. Several run as tasks so that plugins use every core; a
-/// fire that is cancelled aborts them (and their process groups are killed).
+/// One hook runs inline; several are shared by the firing task and the other
+/// workers ([`super::fanout`]).
 pub(crate) async fn run_parallel(
     event: HookEvent,
     hooks: &[Arc<Hook>],
@@ -29,34 +29,16 @@ pub(crate) async fn run_parallel(
     // Serialise once per dialect, not once per hook.
     let llxprt = serialize(input);
     let mut claude: Option<Arc<[u8]>> = None;
-    let mut tasks = tokio::task::JoinSet::new();
-    for (i, hook) in hooks.iter().enumerate() {
-        let input = match hook.entry.dialect {
+    let inputs = hooks
+        .iter()
+        .map(|hook| match hook.entry.dialect {
             Dialect::Llxprt => Arc::clone(&llxprt),
             Dialect::Claude => {
                 Arc::clone(claude.get_or_insert_with(|| serialize_for(hook, event, input)))
             }
-        };
-        let (hook, ctx) = (Arc::clone(hook), Arc::clone(ctx));
-        tasks.spawn(async move { (i, hook.execute(input, &ctx).await) });
-    }
-    let mut done: Vec<Option<HookExecutionResult>> = vec![None; hooks.len()];
-    while let Some(joined) = tasks.join_next().await {
-        if let Ok((i, execution)) = joined {
-            done[i] = Some(execution);
-        }
-    }
-    hooks
-        .iter()
-        .zip(done)
-        .map(|(hook, execution)| {
-            execution.unwrap_or_else(|| {
-                hook.settle(RawOutcome::failed(HookFailure::Trap(
-                    "the hook's task panicked".into(),
-                )))
-            })
         })
-        .collect()
+        .collect();
+    super::fanout::run(hooks, inputs, ctx).await
 }
 
 /// Runs `hooks` one after another: each hook's enforced answer rewrites `input` for
