@@ -164,7 +164,10 @@ impl Server {
         &self.line
     }
 
-    fn rss_kib(&self) -> (u64, u64) {
+    /// VmRSS, VmHWM and the anonymous part of VmRSS (RssAnon: what the process
+    /// owns; the rest is file-backed, mostly the mapped code of the plugins'
+    /// artifacts — shared page cache), in KiB.
+    fn rss_kib(&self) -> (u64, u64, u64) {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
         let field = |name: &str| {
             status
@@ -174,7 +177,7 @@ impl Server {
                 .and_then(|v| v.parse().ok())
                 .unwrap_or(0)
         };
-        (field("VmRSS:"), field("VmHWM:"))
+        (field("VmRSS:"), field("VmHWM:"), field("RssAnon:"))
     }
 
     /// `runs` timed round trips of `line` after `warmup` untimed ones; every
@@ -491,23 +494,26 @@ fn serve_memory(env: &Env, name: &str, settings: &Path, cache: &Path) -> Value {
     let answer = server.request(&request_line(0, "Notification", &json!({})));
     assert!(answer.contains("\"success\":true"), "{answer}");
     let load = start.elapsed();
-    let (loaded, _) = server.rss_kib();
+    let (loaded, _, _) = server.rss_kib();
     let allow = Value::Object(allow_input());
     let answer = server
         .request(&request_line(1, "BeforeTool", &allow))
         .to_owned();
     assert!(answer.contains("\"success\":true"), "{answer}");
-    let (fired, peak) = server.rss_kib();
+    let (fired, peak, anon) = server.rss_kib();
     server.close();
     println!(
-        "{name:<48} load {load:.2?}  VmRSS loaded {:.1} MiB, after a fire {:.1} MiB, peak {:.1} MiB",
+        "{name:<48} load {load:.2?}  VmRSS loaded {:.1} MiB, after a fire {:.1} MiB \
+         (anonymous {:.1} MiB), peak {:.1} MiB",
         loaded as f64 / 1024.0,
         fired as f64 / 1024.0,
+        anon as f64 / 1024.0,
         peak as f64 / 1024.0
     );
     json!({
         "name": name, "unit": "MiB", "load_ms": load.as_secs_f64() * 1e3,
         "rss_loaded": loaded as f64 / 1024.0, "rss_after_fire": fired as f64 / 1024.0,
+        "rss_anon_after_fire": anon as f64 / 1024.0,
         "rss_peak": peak as f64 / 1024.0,
     })
 }

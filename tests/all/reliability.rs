@@ -269,6 +269,80 @@ fn kill_9_of_a_fire_leaves_no_hook_shell() {
     assert!(gone, "the hook's shell survived kill -9 of hookhost fire");
 }
 
+/// The serve process's reaper, found by its script among the server's children.
+fn reaper_of(server: u32) -> Option<i32> {
+    std::fs::read_dir("/proc")
+        .ok()?
+        .flatten()
+        .find_map(|entry| {
+            let pid: i32 = entry.file_name().to_str()?.parse().ok()?;
+            let stat = std::fs::read_to_string(entry.path().join("stat")).ok()?;
+            let ppid: u32 = stat
+                .rsplit(')')
+                .next()?
+                .split_whitespace()
+                .nth(1)?
+                .parse()
+                .ok()?;
+            let cmdline = std::fs::read(entry.path().join("cmdline")).ok()?;
+            let script = String::from_utf8_lossy(&cmdline).contains("trap '' INT TERM HUP");
+            (ppid == server && script).then_some(pid)
+        })
+}
+
+/// A reaper that dies (killed, OOM) takes the server's promise that hooks die with
+/// it: the server says so on stderr, once, and goes on answering.
+#[test]
+fn a_lost_reaper_is_reported_and_serving_goes_on() {
+    let p = Project::new();
+    p.settings(json!({"BeforeTool": [group(vec![cmd("echo '{\"systemMessage\": \"ran\"}'")])]}));
+    let mut serve = p.command();
+    serve
+        .args(["serve", "--project-dir"])
+        .arg(p.dir())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mut child = serve.spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut ask = |stdin: &mut std::process::ChildStdin, id: &str| {
+        writeln!(
+            stdin,
+            r#"{{"correlationId": "{id}", "eventName": "BeforeTool", "input": {{"tool_name": "t"}}}}"#
+        )
+        .unwrap();
+        stdin.flush().unwrap();
+        let mut line = String::new();
+        stdout.read_line(&mut line).unwrap();
+        serde_json::from_str::<Value>(&line).unwrap()
+    };
+    assert_eq!(
+        ask(&mut stdin, "before")["output"]["finalOutput"]["systemMessage"],
+        "ran"
+    );
+    let reaper = reaper_of(child.id()).expect("serve runs a reaper");
+    crate::common::kill_pid(reaper);
+    assert!(crate::common::wait_gone(reaper, Duration::from_secs(5)));
+    for id in ["after", "again"] {
+        let answer = ask(&mut stdin, id);
+        assert_eq!(
+            answer["output"]["finalOutput"]["systemMessage"], "ran",
+            "{answer}"
+        );
+    }
+    drop(stdin);
+    let status = exit_within(&mut child, Instant::now(), Duration::from_secs(10));
+    assert_eq!(status.and_then(|s| s.code()), Some(0));
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert_eq!(
+        stderr.matches("the reaper is gone").count(),
+        1,
+        "stderr: {stderr}"
+    );
+}
+
 /// A 64 MiB request line is answered LINE_TOO_LONG (not buffered for ever, not a
 /// crash) and the next request is served.
 #[test]

@@ -63,7 +63,8 @@ pub fn start() -> std::io::Result<()> {
 /// needs no parent-death signal of its own (the reaper kills its whole group), and
 /// without that `pre_exec` std spawns by `posix_spawn` (vfork) instead of `fork` —
 /// 1.5–1.9 ms less per command hook in a `serve` process with plugins loaded
-/// (docs/PERFORMANCE.md). Turns false if the reaper was found gone.
+/// (docs/PERFORMANCE.md). Turns false if the reaper was found gone (which is said
+/// on stderr once).
 pub(crate) fn running() -> bool {
     pipe().is_some_and(|guard| guard.is_some())
 }
@@ -97,10 +98,17 @@ fn send(op: u8, pgid: i32) {
         line.push(b' ');
         line.extend_from_slice(pgid.to_string().as_bytes());
         line.push(b'\n');
-        if stdin.write_all(&line).is_err() {
+        if let Err(e) = stdin.write_all(&line) {
             // The reaper is gone: from now on `running` is false, so later shells
-            // get the parent-death signal again (hooks already running lost theirs).
+            // get the parent-death signal again; hooks already running lost their
+            // protection. Said once, on stderr whatever the log level: whoever
+            // started the reaper relies on it, and a guarantee that silently lapsed
+            // is the one thing a host must not leave unsaid.
             *guard = None;
+            eprintln!(
+                "hookhost: the reaper is gone ({e}): hook processes running now \
+                 will outlive this process if it is killed; later hooks still die with it"
+            );
         }
     }
 }
