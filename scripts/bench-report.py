@@ -433,7 +433,7 @@ def main():
     if r1 and r32:
         grew = r32["rss_loaded"] - r1["rss_loaded"]
         bar("one `.wasm` referenced by 32 hooks", "compiled, mapped and pre-instantiated once",
-            f"+{grew:.1f} MiB loaded, start-up {r32['load_ms']:.0f} ms vs {r1['load_ms']:.0f} ms for one hook",
+            f"{grew:+.1f} MiB loaded, start-up {r32['load_ms']:.0f} ms vs {r1['load_ms']:.0f} ms for one hook",
             grew < 2)
     m100 = process.get("serve memory: 100 plugins, warm cache")
     if m100:
