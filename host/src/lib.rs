@@ -47,6 +47,9 @@ mod env_file;
 mod event;
 mod planner;
 mod plugins;
+// Only the compile cache, the known-files record and the module store (all behind
+// `plugins`) keep private files.
+#[cfg(feature = "plugins")]
 mod private_file;
 mod result;
 mod suggest;
