@@ -213,10 +213,24 @@ def main():
     w("## 5. `hookhost serve` (release build, one client over pipes)")
     w("")
     rows = []
-    for name in [n for n in process if n.startswith("serve round trip")]:
+    for name in [n for n in process if n.startswith("serve round trip: ")]:
         r = process[name]
         rows.append([name.removeprefix("serve round trip: "), fmt_us(r["median"]), fmt_us(r["p90"]), str(r["n"])])
     table(["round trip", "median", "p90", "requests"], rows)
+    placed = [n for n in process if n.startswith("serve round trip (")]
+    if placed:
+        w("The same serial round trips with the client pinned to CPU 0 and the server (or `cat`) "
+          "pinned to CPU 0 (*one core*) or CPU 1 (*two cores*); *fire inside serve* is the median "
+          "`totalDuration` of the answers:")
+        w("")
+        rows = []
+        for name in placed:
+            r = process[name]
+            place, case = name.removeprefix("serve round trip (").split("): ", 1)
+            fire = r.get("fire_in_serve")
+            rows.append([place, case, fmt_us(r["median"]), fmt_us(r["p90"]),
+                         fmt_us(fire) if fire else "–", str(r["n"])])
+        table(["placement", "round trip", "median", "p90", "fire inside serve", "requests"], rows)
     t = process.get("serve throughput: 1 plugin, pipelined")
     if t:
         w(f"Throughput, one plugin, {t['n']:,} requests pipelined by one client (both cores): "
@@ -418,6 +432,17 @@ def main():
                 rtt_t - cat <= fire + 15)
         else:
             unmeasured(f"`serve` serial round trip − `cat`{tag}", "≤ fire + 15 µs")
+        if not tag:
+            for place in ["one core", "two cores"]:
+                rp = med(f"serve round trip ({place}): 1 plugin, allow")
+                cp = med(f"serve round trip ({place}): cat (pipe floor)")
+                if rp and cp and fire:
+                    inside = (process.get(f"serve round trip ({place}): 1 plugin, allow") or {}).get("fire_in_serve")
+                    bar(f"`serve` serial round trip − `cat` round trip, client and server pinned to {place}",
+                        "≤ fire + 15 µs",
+                        f"{fmt_us(rp - cp)} ({fmt_us(rp)} − {fmt_us(cp)}; fire {fmt_us(fire)}"
+                        + (f", inside serve {fmt_us(inside)}" if inside else "") + ")",
+                        rp - cp <= fire + 15)
         cs = (process.get(f"serve round trip: 1 plugin, allow{tag}") or {}).get("context_switches")
         if cs is not None:
             bar(f"context switches per serial `serve` request{tag}", "≤ 3", f"{cs:.2f}", cs <= 3)

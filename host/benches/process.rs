@@ -11,7 +11,11 @@
 //! - the example policies in Python, JavaScript and Zig (when built): per call
 //!   through `serve`, and a warm whole-process `hookhost fire`;
 //! - the `cat` pipe floor and context switches per serial `serve` request (all
-//!   threads of the server, from `/proc/PID/task/*/status`).
+//!   threads of the server, from `/proc/PID/task/*/status`);
+//! - `placement`: the serial round trips again with the client and the server pinned
+//!   to one core and to two cores (a wake-up across cores costs tens of µs on some
+//!   VMs, and where the scheduler puts the server moves the unpinned figures), each
+//!   with the `cat` floor and the fire's own time inside `serve` (`totalDuration`).
 //!
 //! Every process case runs with `RUST_BACKTRACE` unset and `=1`. The binary is
 //! `$HOOKHOST_BIN` (scripts/bench.sh points it at the release build) or the bench
@@ -425,6 +429,116 @@ fn serve(env: &mut Env) {
     }
 }
 
+// ---- serial round trips by placement ---------------------------------------------------------
+
+/// Pins the calling thread (and so the processes it spawns next) to one CPU.
+fn pin_to(cpu: usize) -> bool {
+    let mut set = rustix::thread::CpuSet::new();
+    set.set(cpu);
+    rustix::thread::sched_setaffinity(None, &set).is_ok()
+}
+
+/// `totalDuration` of an answer, in µs.
+fn fire_us(answer: &str) -> Option<f64> {
+    let output = serde_json::from_str::<Value>(answer).ok()?;
+    Some(output["output"]["totalDuration"].as_f64()? * 1000.0)
+}
+
+/// Serial round trips with the client on the first allowed CPU and the server (and
+/// `cat`) on the same CPU ("one core") or the next one ("two cores"): the floor and
+/// the server in the same placement, so that their difference is the server's own
+/// time and not the scheduler's choice of core.
+fn placement(env: &mut Env) {
+    // The CPUs this process may use (a container's cpuset need not start at 0).
+    let Ok(allowed) = rustix::thread::sched_getaffinity(None) else {
+        println!("placement: skipped (cannot read the CPU affinity)");
+        return;
+    };
+    let cpus: Vec<usize> = (0..rustix::thread::CpuSet::MAX_CPU)
+        .filter(|&cpu| allowed.is_set(cpu))
+        .collect();
+    let fx = &env.fx;
+    let plugin = fx.settings(
+        "placement-plugin.json",
+        vec![plugin_hook(&echo_policy_wasm(), 0)],
+        false,
+    );
+    let cache = fx.root().join("warm-cache");
+    let allow = Value::Object(allow_input());
+    let runs = if env.quick { 50 } else { 5000 };
+    let Some(&first) = cpus.first() else {
+        println!("placement: skipped (no CPU in the affinity mask)");
+        return;
+    };
+    let mut placements = vec![("one core", first)];
+    if let Some(&other) = cpus.get(1) {
+        placements.push(("two cores", other));
+    }
+    for (place, server_cpu) in placements {
+        if !pin_to(server_cpu) {
+            println!("placement: skipped (cannot pin to CPU {server_cpu})");
+            break;
+        }
+        let mut cat = env.spawn_cat();
+        let mut server = env.serve(&plugin, &cache, false);
+        pin_to(first);
+        let cases = [
+            ("cat (pipe floor)", "BeforeTool"),
+            ("no matching hook", "AfterTool"),
+            ("1 plugin, allow", "BeforeTool"),
+        ];
+        for (case, event) in cases {
+            let line = request_line(0, event, &allow);
+            let target = if case.starts_with("cat") {
+                &mut cat
+            } else {
+                &mut server
+            };
+            let (mut samples, mut fires) = (Vec::with_capacity(runs), Vec::new());
+            for i in 0..runs + runs / 10 {
+                let start = Instant::now();
+                let answer = target.request(&line);
+                let elapsed = start.elapsed();
+                if i >= runs / 10 {
+                    samples.push(elapsed);
+                    fires.extend(fire_us(answer));
+                }
+            }
+            let mut row = stats(&format!("serve round trip ({place}): {case}"), &mut samples);
+            if case.contains("plugin") {
+                fires.sort_by(f64::total_cmp);
+                let fire = fires.get(fires.len() / 2).copied().unwrap_or(0.0);
+                println!("{:<48} fire inside serve (totalDuration) {fire:.1} µs", "");
+                row["fire_in_serve"] = json!(fire);
+            }
+            env.results.push(row);
+        }
+        cat.close();
+        server.close();
+    }
+    // Back to every CPU this process had.
+    let _ = rustix::thread::sched_setaffinity(None, &allowed);
+}
+
+/// Adds the rows of the last `process.json` that `results` does not have.
+fn keep_earlier_rows(path: &Path, results: &mut Vec<Value>) {
+    let Ok(bytes) = std::fs::read(path) else {
+        return;
+    };
+    let Ok(earlier) = serde_json::from_slice::<Value>(&bytes) else {
+        return;
+    };
+    let new: std::collections::HashSet<String> = results
+        .iter()
+        .filter_map(|r| r["name"].as_str().map(str::to_owned))
+        .collect();
+    for row in earlier["results"].as_array().into_iter().flatten() {
+        if row["name"].as_str().is_some_and(|n| !new.contains(n)) {
+            results.push(row.clone());
+        }
+    }
+}
+
 // ---- resident memory --------------------------------------------------------------------------
 
 /// `wasm` with a custom section appended: a distinct plugin (own digest, own compiled
@@ -620,6 +734,9 @@ fn main() {
     if selected("serve") {
         serve(&mut env);
     }
+    if selected("placement") {
+        placement(&mut env);
+    }
     if selected("memory") {
         memory(&mut env);
     }
@@ -631,6 +748,10 @@ fn main() {
     }
     let dir = repo().join("target/bench-results");
     std::fs::create_dir_all(&dir).unwrap();
+    if !filter.is_empty() {
+        // A filtered run replaces its own rows and keeps the earlier run's others.
+        keep_earlier_rows(&dir.join("process.json"), &mut env.results);
+    }
     let out = json!({"binary": bin(), "quick": env.quick, "results": env.results});
     std::fs::write(
         dir.join("process.json"),
