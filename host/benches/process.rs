@@ -499,6 +499,10 @@ fn placement(env: &mut Env) {
                 let start = Instant::now();
                 let answer = target.request(&line);
                 let elapsed = start.elapsed();
+                assert!(
+                    case.starts_with("cat") || answer.contains("\"success\":true"),
+                    "{place}, {case}: {answer}"
+                );
                 if i >= runs / 10 {
                     samples.push(elapsed);
                     fires.extend(fire_us(answer));
