@@ -19,6 +19,18 @@ use crate::dialect::Dialect;
 pub enum Matcher {
     /// Absent, empty or `*`: every tool.
     All,
+    /// A regex that selects every tool *name* (`.*`, `foo|.*`, as written) — but
+    /// not a fire without one, unlike [`Matcher::All`].
+    AnyName(String),
+    /// A regex that is literal names joined by `|`, each maybe with `.*` before or
+    /// after (`write_file|replace`, `mcp__.*`, as written): selects a tool name
+    /// that contains any of the literals, which is what the regex selects.
+    Contains {
+        /// The literals, `.*` removed.
+        literals: Vec<String>,
+        /// The matcher as written.
+        raw: String,
+    },
     /// A regular expression, tested unanchored against `tool_name`.
     Regex(Regex),
     /// An invalid regular expression, used as an exact tool name.
@@ -34,6 +46,18 @@ impl Matcher {
     pub fn compile(raw: Option<&str>) -> (Matcher, Option<String>) {
         match raw.map(str::trim) {
             None | Some("") | Some("*") => (Matcher::All, None),
+            // Not compiled when it need not be: for a `.` the regex crate's UTF-8
+            // compiler zero-fills a ~400 KB table, 90–150 page faults in every
+            // `hookhost fire` process (docs/PERFORMANCE.md, "Matchers").
+            Some(pattern) if let Some(literals) = literal_branches(pattern) => {
+                let raw = pattern.to_owned();
+                if literals.iter().any(|l| l.is_empty()) {
+                    (Matcher::AnyName(raw), None)
+                } else {
+                    let literals = literals.into_iter().map(str::to_owned).collect();
+                    (Matcher::Contains { literals, raw }, None)
+                }
+            }
             Some(pattern) => match Regex::new(pattern) {
                 Ok(regex) => (Matcher::Regex(regex), None),
                 Err(e) => {
@@ -84,7 +108,10 @@ impl Matcher {
     /// only [`Matcher::All`].
     pub fn matches(&self, tool_name: Option<&str>) -> bool {
         match (self, tool_name) {
-            (Matcher::All, _) => true,
+            (Matcher::All, _) | (Matcher::AnyName(_), Some(_)) => true,
+            (Matcher::Contains { literals, .. }, Some(name)) => {
+                literals.iter().any(|l| name.contains(l.as_str()))
+            }
             (Matcher::Regex(re), Some(name)) => re.is_match(name),
             (Matcher::Exact(exact), Some(name)) => exact == name,
             (Matcher::Names(names), Some(name)) => names.split('|').any(|n| n == name),
@@ -97,9 +124,34 @@ impl Matcher {
         match self {
             Matcher::All => "*",
             Matcher::Regex(re) => re.as_str(),
-            Matcher::Exact(exact) | Matcher::Names(exact) => exact,
+            Matcher::AnyName(raw)
+            | Matcher::Contains { raw, .. }
+            | Matcher::Exact(raw)
+            | Matcher::Names(raw) => raw,
         }
     }
+}
+
+/// The branches of `pattern` as literals, when it is only literal branches joined
+/// by `|`, each with any number of `.*` before and after (which an unanchored
+/// match makes redundant: `mcp__.*` selects what `mcp__` selects); `None` for
+/// anything else. Only characters that are literal in a regex count, so every `|`
+/// is a top-level alternation.
+fn literal_branches(pattern: &str) -> Option<Vec<&str>> {
+    let literal = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | ':' | '/');
+    pattern
+        .split('|')
+        .map(|branch| {
+            let mut branch = branch;
+            while let Some(rest) = branch.strip_prefix(".*") {
+                branch = rest;
+            }
+            while let Some(rest) = branch.strip_suffix(".*") {
+                branch = rest;
+            }
+            branch.chars().all(literal).then_some(branch)
+        })
+        .collect()
 }
 
 /// One registered hook of an event, ready to plan.
@@ -279,6 +331,68 @@ mod tests {
         assert_eq!(names(e.plan(Some("write_file"))), ["0:a", "1:b", "2:c"]);
         assert_eq!(names(e.plan(Some("read_file"))), ["1:b", "2:c"]);
         assert_eq!(names(e.plan(Some("shell"))), ["1:b"]);
+    }
+
+    #[test]
+    fn literal_matchers_select_exactly_what_their_regex_selects() {
+        let tool_names = [
+            "write_file",
+            "read_file",
+            "",
+            "a\nb",
+            "mcp__x__y",
+            "mcp_x",
+            "é",
+            "replace",
+            "my-tool",
+            "srv:tool",
+            "Notebook",
+            "NotebookEdit",
+            ".*",
+        ];
+        let cases = [
+            (".*", "any"),
+            (" .* ", "any"),
+            (".*.*", "any"),
+            ("write_file|.*", "any"),
+            ("write_file|", "any"),
+            ("write_file|replace", "contains"),
+            ("write_.*", "contains"),
+            (".*_file", "contains"),
+            ("mcp__.*|Notebook.*", "contains"),
+            ("my-tool|srv:tool", "contains"),
+            ("write.file", "regex"),
+            ("^write_.*", "regex"),
+            ("write_.*$", "regex"),
+            (".*.", "regex"),
+            ("(?i)notebook", "regex"),
+            ("a.*b", "regex"),
+        ];
+        for (pattern, kind) in cases {
+            let (m, warning) = Matcher::compile(Some(pattern));
+            assert!(warning.is_none(), "{pattern}");
+            let got = match &m {
+                Matcher::AnyName(_) => "any",
+                Matcher::Contains { .. } => "contains",
+                Matcher::Regex(_) => "regex",
+                _ => "other",
+            };
+            assert_eq!(got, kind, "{pattern}");
+            assert_eq!(m.as_str(), pattern.trim(), "shown as written");
+            let regex = Regex::new(pattern.trim()).unwrap();
+            for name in tool_names {
+                assert_eq!(
+                    m.matches(Some(name)),
+                    regex.is_match(name),
+                    "{pattern} on {name:?}"
+                );
+            }
+            assert!(!m.matches(None), "{pattern}: a fire without a name");
+            assert!(!m.is_all(), "{pattern}");
+        }
+        let e = hooks(&[(".*", false, "a"), ("mcp__.*", false, "b")]);
+        assert_eq!(names(e.plan(Some("mcp__fs__read"))), ["0:a", "1:b"]);
+        assert!(e.plan(None).is_none());
     }
 
     #[test]
