@@ -131,7 +131,7 @@ fn fire_built(
         eprintln!("hookhost: {diagnostic}");
     }
     let load_errors = load_errors(system);
-    let runtime = super::runtime()?;
+    let runtime = super::fire_runtime(system.hooks(event).count())?;
     let mut result = runtime.block_on(system.fire(event, input));
     if !load_errors.is_empty() {
         result.errors.splice(0..0, load_errors);

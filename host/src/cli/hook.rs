@@ -112,7 +112,15 @@ fn fire(
             tracing::info!("{d}");
         }
     }
-    let runtime = super::runtime()?;
+    let hooks = if event == HookEvent::Other {
+        system
+            .other_hooks()
+            .find(|(other, _)| *other == name)
+            .map_or(0, |(_, hooks)| hooks.count())
+    } else {
+        system.hooks(event).count()
+    };
+    let runtime = super::fire_runtime(hooks)?;
     let mut result = if event == HookEvent::Other {
         runtime.block_on(system.fire(name, input))
     } else {

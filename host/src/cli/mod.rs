@@ -169,3 +169,17 @@ pub fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
         .enable_all()
         .build()?)
 }
+
+/// The runtime for one fire that may run `hooks` hooks (`hookhost fire`, `hookhost
+/// hook`): one hook runs on the calling thread alone — starting and stopping the
+/// worker threads it would not use was ~0.2 ms of kernel time in every such process
+/// (docs/PERFORMANCE.md, "Process start") — several on a multi-threaded runtime, so
+/// that they run in parallel.
+pub fn fire_runtime(hooks: usize) -> anyhow::Result<tokio::runtime::Runtime> {
+    if hooks > 1 {
+        return runtime();
+    }
+    Ok(tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?)
+}
