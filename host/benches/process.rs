@@ -17,7 +17,8 @@
 //!   VMs, and where the scheduler puts the server moves the unpinned figures), each
 //!   with the `cat` floor and the fire's own time inside `serve` (`totalDuration`).
 //!
-//! Every process case runs with `RUST_BACKTRACE` unset and `=1`. The binary is
+//! Every process case runs with `RUST_BACKTRACE` unset and `=1`, interleaved run by
+//! run (`interleaved`: the machine drifts by more than the 5 % compared). The binary is
 //! `$HOOKHOST_BIN` (scripts/bench.sh points it at the release build) or the bench
 //! profile's. Results go to `target/bench-results/process.json`.
 //! `--quick` (or `HOOKHOST_BENCH_QUICK`) runs few iterations: the CI smoke run.
@@ -255,47 +256,73 @@ fn fire_process(env: &mut Env) {
     assert_eq!(env.fire_once(&plugin, &warm_cache, false, &block).1, 2);
 
     let (warm_runs, cold_runs) = if env.quick { (3, 1) } else { (100, 12) };
-    for &backtrace in backtrace_modes(env.quick) {
-        let tag = if backtrace { " (RUST_BACKTRACE=1)" } else { "" };
-        let cases: [(&str, &Path, &[u8], i32); 4] = [
-            ("fire process: no hooks", &none, &allow, 0),
-            (
-                "fire process: 1 plugin, warm cache, allow",
-                &plugin,
-                &allow,
-                0,
-            ),
-            (
-                "fire process: 1 plugin, warm cache, block",
-                &plugin,
-                &block,
-                2,
-            ),
-            ("fire process: 1 sh command hook, allow", &sh, &allow, 0),
-        ];
-        for (name, settings, input, code) in cases {
-            let mut samples = Vec::new();
-            for _ in 0..warm_runs {
-                let (elapsed, got) = env.fire_once(settings, &warm_cache, backtrace, input);
-                assert_eq!(got, code, "{name}");
-                samples.push(elapsed);
-            }
-            env.results
-                .push(stats(&format!("{name}{tag}"), &mut samples));
-        }
-        let mut samples = Vec::new();
-        for i in 0..cold_runs {
-            let cold = fx.root().join(format!("cold-cache-{backtrace}-{i}"));
-            let (elapsed, got) = env.fire_once(&plugin, &cold, backtrace, &allow);
-            assert_eq!(got, 0);
-            samples.push(elapsed);
-            let _ = std::fs::remove_dir_all(&cold);
-        }
-        env.results.push(stats(
-            &format!("fire process: 1 plugin, cold cache, allow{tag}"),
-            &mut samples,
-        ));
+    let modes = backtrace_modes(env.quick);
+    let cases: [(&str, &Path, &[u8], i32); 4] = [
+        ("fire process: no hooks", &none, &allow, 0),
+        (
+            "fire process: 1 plugin, warm cache, allow",
+            &plugin,
+            &allow,
+            0,
+        ),
+        (
+            "fire process: 1 plugin, warm cache, block",
+            &plugin,
+            &block,
+            2,
+        ),
+        ("fire process: 1 sh command hook, allow", &sh, &allow, 0),
+    ];
+    for (name, settings, input, code) in cases {
+        let samples = interleaved(modes.len(), warm_runs, |m, _| {
+            let (elapsed, got) = env.fire_once(settings, &warm_cache, modes[m], input);
+            assert_eq!(got, code, "{name}");
+            elapsed
+        });
+        push_modes(&mut env.results, name, modes, samples);
     }
+    let samples = interleaved(modes.len(), cold_runs, |m, i| {
+        let cold = fx.root().join(format!("cold-cache-{m}-{i}"));
+        let (elapsed, got) = env.fire_once(&plugin, &cold, modes[m], &allow);
+        assert_eq!(got, 0);
+        let _ = std::fs::remove_dir_all(&cold);
+        elapsed
+    });
+    push_modes(
+        &mut env.results,
+        "fire process: 1 plugin, cold cache, allow",
+        modes,
+        samples,
+    );
+}
+
+/// `runs` rounds of `measure(mode index, round)`, each round taking one sample per
+/// mode, one after the other: the `RUST_BACKTRACE` comparison is then between
+/// neighbouring runs, not between two blocks minutes apart on a machine whose speed
+/// drifts (block-wise, the later block came out up to 12 % faster — either way).
+fn interleaved(
+    modes: usize,
+    runs: usize,
+    mut measure: impl FnMut(usize, usize) -> Duration,
+) -> Vec<Vec<Duration>> {
+    let mut samples = vec![Vec::with_capacity(runs); modes];
+    for round in 0..runs {
+        for (m, samples) in samples.iter_mut().enumerate() {
+            samples.push(measure(m, round));
+        }
+    }
+    samples
+}
+
+/// One result row per mode: `name`, and `name (RUST_BACKTRACE=1)`.
+fn push_modes(results: &mut Vec<Value>, name: &str, modes: &[bool], samples: Vec<Vec<Duration>>) {
+    for (&backtrace, mut samples) in modes.iter().zip(samples) {
+        results.push(stats(&format!("{name}{}", tag(backtrace)), &mut samples));
+    }
+}
+
+fn tag(backtrace: bool) -> &'static str {
+    if backtrace { " (RUST_BACKTRACE=1)" } else { "" }
 }
 
 // ---- hookhost serve -------------------------------------------------------------------------
@@ -318,115 +345,144 @@ fn serve(env: &mut Env) {
         (5000, 300, 40_000)
     };
 
-    for &backtrace in backtrace_modes(env.quick) {
-        let tag = if backtrace { " (RUST_BACKTRACE=1)" } else { "" };
-        let mut server = env.serve(&plugin, &cache, backtrace);
+    // One server per mode, alive side by side; the round trips alternate between
+    // them (see `interleaved`).
+    let modes = backtrace_modes(env.quick);
+    let mut servers: Vec<Server> = modes
+        .iter()
+        .map(|&backtrace| env.serve(&plugin, &cache, backtrace))
+        .collect();
+    for server in &mut servers {
         assert!(
             server
                 .request(&request_line(0, "BeforeTool", &allow))
                 .contains("\"success\":true")
         );
-        let cases = [
-            (
-                "serve round trip: no matching hook",
-                "AfterTool",
-                &allow,
-                "\"finalOutput\":{}",
-            ),
-            (
-                "serve round trip: 1 plugin, allow",
-                "BeforeTool",
-                &allow,
-                "\"success\":true",
-            ),
-            (
-                "serve round trip: 1 plugin, block",
-                "BeforeTool",
-                &block,
-                "\"decision\":\"block\"",
-            ),
-        ];
-        for (name, event, input, expect) in cases {
-            let lines: Vec<Vec<u8>> = (0..rtt_runs)
-                .map(|i| request_line(i, event, input))
-                .collect();
+    }
+    let cases = [
+        (
+            "serve round trip: no matching hook",
+            "AfterTool",
+            &allow,
+            "\"finalOutput\":{}",
+        ),
+        (
+            "serve round trip: 1 plugin, allow",
+            "BeforeTool",
+            &allow,
+            "\"success\":true",
+        ),
+        (
+            "serve round trip: 1 plugin, block",
+            "BeforeTool",
+            &block,
+            "\"decision\":\"block\"",
+        ),
+    ];
+    for (name, event, input, expect) in cases {
+        let lines: Vec<Vec<u8>> = (0..rtt_runs)
+            .map(|i| request_line(i, event, input))
+            .collect();
+        for server in &mut servers {
             for line in lines.iter().take(rtt_runs / 10) {
                 server.request(line);
             }
-            let switches = server.context_switches();
-            let mut samples = Vec::with_capacity(rtt_runs);
-            for line in &lines {
-                let start = Instant::now();
-                let answer = server.request(line);
-                samples.push(start.elapsed());
-                assert!(answer.contains(expect), "{name}: {answer}");
-            }
-            let per_request = (server.context_switches() - switches) as f64 / lines.len() as f64;
+        }
+        let switches: Vec<u64> = servers.iter().map(Server::context_switches).collect();
+        let samples = interleaved(modes.len(), rtt_runs, |m, i| {
+            let server = &mut servers[m];
+            let start = Instant::now();
+            let answer = server.request(&lines[i]);
+            let elapsed = start.elapsed();
+            assert!(answer.contains(expect), "{name}: {answer}");
+            elapsed
+        });
+        for ((&backtrace, mut samples), (server, before)) in
+            modes.iter().zip(samples).zip(servers.iter().zip(&switches))
+        {
+            let per_request = (server.context_switches() - before) as f64 / rtt_runs as f64;
             println!("{:<48} {per_request:.2} context switches per request", "");
-            let mut row = stats(&format!("{name}{tag}"), &mut samples);
+            let mut row = stats(&format!("{name}{}", tag(backtrace)), &mut samples);
             row["context_switches"] = json!(per_request);
             env.results.push(row);
         }
-        // The pipe floor, same client, same run: `cat` echoing the request line.
-        let mut cat = env.spawn_cat();
-        let line = request_line(0, "BeforeTool", &allow);
-        let mut samples = Vec::with_capacity(rtt_runs);
-        for i in 0..rtt_runs + rtt_runs / 10 {
-            let start = Instant::now();
-            let echoed = cat.request(&line).len();
-            if i >= rtt_runs / 10 {
-                samples.push(start.elapsed());
-            }
-            assert_eq!(echoed, line.len());
-        }
-        env.results.push(stats(
-            &format!("serve round trip: cat (pipe floor){tag}"),
-            &mut samples,
-        ));
-        cat.close();
-        if !backtrace {
-            // Throughput: a writer thread pipelines `burst` requests, this thread reads
-            // the answers; the server runs them on both cores.
-            let lines: Vec<u8> = (0..burst)
-                .flat_map(|i| request_line(i, "BeforeTool", &allow))
-                .collect();
-            let mut stdin = server.stdin.take().unwrap();
-            let start = Instant::now();
-            let writer = std::thread::spawn(move || {
-                stdin.write_all(&lines).unwrap();
-                stdin.flush().unwrap();
-                stdin
-            });
-            let mut ok = 0usize;
-            for _ in 0..burst {
-                server.line.clear();
-                server.stdout.read_line(&mut server.line).unwrap();
-                ok += usize::from(server.line.contains("\"success\":true"));
-            }
-            let elapsed = start.elapsed();
-            server.stdin = Some(writer.join().unwrap());
-            assert_eq!(ok, burst);
-            let rate = burst as f64 / elapsed.as_secs_f64();
-            println!(
-                "{:<48} {burst} requests in {elapsed:.2?}: {rate:.0} fires/s",
-                "serve throughput: 1 plugin, pipelined"
-            );
-            env.results.push(json!({
-                "name": "serve throughput: 1 plugin, pipelined", "unit": "fires/s",
-                "n": burst, "rate": rate, "seconds": elapsed.as_secs_f64(),
-            }));
-        }
-        server.close();
-
-        let mut server = env.serve(&sh, &cache, backtrace);
-        let line = request_line(0, "BeforeTool", &allow);
-        let mut samples = server.round_trips(&line, 5, sh_runs);
-        env.results.push(stats(
-            &format!("serve round trip: 1 sh command hook, allow{tag}"),
-            &mut samples,
-        ));
-        server.close();
     }
+    // The pipe floor, same client, same run: `cat` echoing the request line (one per
+    // mode, so that each mode's difference is taken within its own rounds).
+    let mut cats: Vec<Server> = modes.iter().map(|_| env.spawn_cat()).collect();
+    let line = request_line(0, "BeforeTool", &allow);
+    for cat in &mut cats {
+        for _ in 0..rtt_runs / 10 {
+            cat.request(&line);
+        }
+    }
+    let samples = interleaved(modes.len(), rtt_runs, |m, _| {
+        let start = Instant::now();
+        let echoed = cats[m].request(&line).len();
+        let elapsed = start.elapsed();
+        assert_eq!(echoed, line.len());
+        elapsed
+    });
+    push_modes(
+        &mut env.results,
+        "serve round trip: cat (pipe floor)",
+        modes,
+        samples,
+    );
+    cats.into_iter().for_each(Server::close);
+
+    // Throughput: a writer thread pipelines `burst` requests, this thread reads the
+    // answers; the server runs them on both cores.
+    let mut server = servers.swap_remove(0);
+    servers.into_iter().for_each(Server::close);
+    let lines: Vec<u8> = (0..burst)
+        .flat_map(|i| request_line(i, "BeforeTool", &allow))
+        .collect();
+    let mut stdin = server.stdin.take().unwrap();
+    let start = Instant::now();
+    let writer = std::thread::spawn(move || {
+        stdin.write_all(&lines).unwrap();
+        stdin.flush().unwrap();
+        stdin
+    });
+    let mut ok = 0usize;
+    for _ in 0..burst {
+        server.line.clear();
+        server.stdout.read_line(&mut server.line).unwrap();
+        ok += usize::from(server.line.contains("\"success\":true"));
+    }
+    let elapsed = start.elapsed();
+    server.stdin = Some(writer.join().unwrap());
+    assert_eq!(ok, burst);
+    let rate = burst as f64 / elapsed.as_secs_f64();
+    println!(
+        "{:<48} {burst} requests in {elapsed:.2?}: {rate:.0} fires/s",
+        "serve throughput: 1 plugin, pipelined"
+    );
+    env.results.push(json!({
+        "name": "serve throughput: 1 plugin, pipelined", "unit": "fires/s",
+        "n": burst, "rate": rate, "seconds": elapsed.as_secs_f64(),
+    }));
+    server.close();
+
+    let mut servers: Vec<Server> = modes
+        .iter()
+        .map(|&backtrace| env.serve(&sh, &cache, backtrace))
+        .collect();
+    let line = request_line(0, "BeforeTool", &allow);
+    for server in &mut servers {
+        server.round_trips(&line, 5, 0);
+    }
+    let samples = interleaved(modes.len(), sh_runs, |m, _| {
+        servers[m].round_trips(&line, 0, 1)[0]
+    });
+    push_modes(
+        &mut env.results,
+        "serve round trip: 1 sh command hook, allow",
+        modes,
+        samples,
+    );
+    servers.into_iter().for_each(Server::close);
 }
 
 // ---- serial round trips by placement ---------------------------------------------------------
@@ -684,27 +740,36 @@ fn languages(env: &mut Env) {
         assert_eq!(env.fire_once(&settings, &cache, false, &allow).1, 0);
         std::thread::sleep(Duration::from_millis(2100));
         assert_eq!(env.fire_once(&settings, &cache, false, &allow).1, 0);
-        for &backtrace in backtrace_modes(env.quick) {
-            let tag = if backtrace { " (RUST_BACKTRACE=1)" } else { "" };
-            let mut samples = Vec::new();
-            for _ in 0..fires {
-                let (elapsed, code) = env.fire_once(&settings, &cache, backtrace, &allow);
-                assert_eq!(code, 0, "{lang}");
-                samples.push(elapsed);
-            }
-            env.results.push(stats(
-                &format!("language {lang}: fire process, warm cache{tag}"),
-                &mut samples,
-            ));
-            let mut server = env.serve(&settings, &cache, backtrace);
-            let line = request_line(0, "BeforeTool", &Value::Object(allow_input()));
-            let mut samples = server.round_trips(&line, 3, calls);
-            server.close();
-            env.results.push(stats(
-                &format!("language {lang}: serve round trip{tag}"),
-                &mut samples,
-            ));
+        let modes = backtrace_modes(env.quick);
+        let samples = interleaved(modes.len(), fires, |m, _| {
+            let (elapsed, code) = env.fire_once(&settings, &cache, modes[m], &allow);
+            assert_eq!(code, 0, "{lang}");
+            elapsed
+        });
+        push_modes(
+            &mut env.results,
+            &format!("language {lang}: fire process, warm cache"),
+            modes,
+            samples,
+        );
+        let mut servers: Vec<Server> = modes
+            .iter()
+            .map(|&backtrace| env.serve(&settings, &cache, backtrace))
+            .collect();
+        let line = request_line(0, "BeforeTool", &Value::Object(allow_input()));
+        for server in &mut servers {
+            server.round_trips(&line, 3, 0);
         }
+        let samples = interleaved(modes.len(), calls, |m, _| {
+            servers[m].round_trips(&line, 0, 1)[0]
+        });
+        servers.into_iter().for_each(Server::close);
+        push_modes(
+            &mut env.results,
+            &format!("language {lang}: serve round trip"),
+            modes,
+            samples,
+        );
     }
 }
 
