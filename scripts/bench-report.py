@@ -486,8 +486,13 @@ def main():
                     f"{fmt_us(call)} / {fmt_us(fire)}", call <= per_call and fire <= 20000)
             else:
                 unmeasured(f"{name}{tag}", f"≤ {fmt_us(per_call)} / ≤ 20 ms")
+    # serve is compared pinned to one core when measured so: unpinned, where each of the
+    # two servers sleeps decides a cross-vCPU wake-up (tens of µs), not RUST_BACKTRACE.
+    serve_pair = "serve round trip (one core): 1 plugin, allow"
+    if not (med(serve_pair) and med(f"{serve_pair} (RUST_BACKTRACE=1)")):
+        serve_pair = "serve round trip: 1 plugin, allow"
     pairs = [("plugin/allow", "plugin+backtrace/allow"),
-             ("serve round trip: 1 plugin, allow", "serve round trip: 1 plugin, allow (RUST_BACKTRACE=1)"),
+             (serve_pair, f"{serve_pair} (RUST_BACKTRACE=1)"),
              ("fire process: 1 plugin, warm cache, allow", "fire process: 1 plugin, warm cache, allow (RUST_BACKTRACE=1)")]
     diffs = [(a, med(a), med(b)) for a, b in pairs if med(a) and med(b)]
     if diffs:

@@ -274,14 +274,14 @@ fn fire_process(env: &mut Env) {
         ("fire process: 1 sh command hook, allow", &sh, &allow, 0),
     ];
     for (name, settings, input, code) in cases {
-        let samples = interleaved(modes.len(), warm_runs, |m, _| {
+        let samples = interleaved(modes.len(), warm_runs, 1, |m, _| {
             let (elapsed, got) = env.fire_once(settings, &warm_cache, modes[m], input);
             assert_eq!(got, code, "{name}");
             elapsed
         });
         push_modes(&mut env.results, name, modes, samples);
     }
-    let samples = interleaved(modes.len(), cold_runs, |m, i| {
+    let samples = interleaved(modes.len(), cold_runs, 1, |m, i| {
         let cold = fx.root().join(format!("cold-cache-{m}-{i}"));
         let (elapsed, got) = env.fire_once(&plugin, &cold, modes[m], &allow);
         assert_eq!(got, 0);
@@ -296,19 +296,25 @@ fn fire_process(env: &mut Env) {
     );
 }
 
-/// `runs` rounds of `measure(mode index, round)`, each round taking one sample per
-/// mode, one after the other: the `RUST_BACKTRACE` comparison is then between
-/// neighbouring runs, not between two blocks minutes apart on a machine whose speed
-/// drifts (block-wise, the later block came out up to 12 % faster — either way).
+/// `runs` samples per mode from `measure(mode index, run)`, taken in turns of `block`
+/// runs per mode: the `RUST_BACKTRACE` comparison is then between neighbouring runs,
+/// not between two passes minutes apart on a machine whose speed drifts (pass by
+/// pass, the later one came out up to 12 % faster — either way). Processes started
+/// per run take turns run by run (`block` 1); servers kept alive side by side take
+/// turns in blocks, because a request alternating between two servers finds the
+/// caches full of the other one (measured on one core: 41 → 76 µs a round trip).
 fn interleaved(
     modes: usize,
     runs: usize,
+    block: usize,
     mut measure: impl FnMut(usize, usize) -> Duration,
 ) -> Vec<Vec<Duration>> {
     let mut samples = vec![Vec::with_capacity(runs); modes];
-    for round in 0..runs {
+    for start in (0..runs).step_by(block.max(1)) {
         for (m, samples) in samples.iter_mut().enumerate() {
-            samples.push(measure(m, round));
+            for run in start..runs.min(start + block.max(1)) {
+                samples.push(measure(m, run));
+            }
         }
     }
     samples
@@ -389,7 +395,7 @@ fn serve(env: &mut Env) {
             }
         }
         let switches: Vec<u64> = servers.iter().map(Server::context_switches).collect();
-        let samples = interleaved(modes.len(), rtt_runs, |m, i| {
+        let samples = interleaved(modes.len(), rtt_runs, rtt_runs / 10, |m, i| {
             let server = &mut servers[m];
             let start = Instant::now();
             let answer = server.request(&lines[i]);
@@ -416,7 +422,7 @@ fn serve(env: &mut Env) {
             cat.request(&line);
         }
     }
-    let samples = interleaved(modes.len(), rtt_runs, |m, _| {
+    let samples = interleaved(modes.len(), rtt_runs, rtt_runs / 10, |m, _| {
         let start = Instant::now();
         let echoed = cats[m].request(&line).len();
         let elapsed = start.elapsed();
@@ -473,7 +479,7 @@ fn serve(env: &mut Env) {
     for server in &mut servers {
         server.round_trips(&line, 5, 0);
     }
-    let samples = interleaved(modes.len(), sh_runs, |m, _| {
+    let samples = interleaved(modes.len(), sh_runs, sh_runs / 10, |m, _| {
         servers[m].round_trips(&line, 0, 1)[0]
     });
     push_modes(
@@ -535,8 +541,20 @@ fn placement(env: &mut Env) {
             println!("placement: skipped (cannot pin to CPU {server_cpu})");
             break;
         }
+        // On one core the scheduler cannot move anything, so the plugin row is also
+        // where `RUST_BACKTRACE=1` is compared (a second server, requests alternating):
+        // unpinned, two servers may sleep on different vCPUs, and a wake-up across
+        // vCPUs costs more than the 5 % compared.
+        let modes: &[bool] = if place == "one core" {
+            backtrace_modes(env.quick)
+        } else {
+            &[false]
+        };
         let mut cat = env.spawn_cat();
-        let mut server = env.serve(&plugin, &cache, false);
+        let mut servers: Vec<Server> = modes
+            .iter()
+            .map(|&backtrace| env.serve(&plugin, &cache, backtrace))
+            .collect();
         pin_to(first);
         let cases = [
             ("cat (pipe floor)", "BeforeTool"),
@@ -545,36 +563,42 @@ fn placement(env: &mut Env) {
         ];
         for (case, event) in cases {
             let line = request_line(0, event, &allow);
-            let target = if case.starts_with("cat") {
-                &mut cat
+            let mut targets: Vec<&mut Server> = if case.starts_with("cat") {
+                vec![&mut cat]
+            } else if case.contains("plugin") {
+                servers.iter_mut().collect()
             } else {
-                &mut server
+                servers.iter_mut().take(1).collect()
             };
-            let (mut samples, mut fires) = (Vec::with_capacity(runs), Vec::new());
-            for i in 0..runs + runs / 10 {
+            let mut fires = vec![Vec::new(); targets.len()];
+            let samples = interleaved(targets.len(), runs + runs / 10, runs / 10, |m, _| {
                 let start = Instant::now();
-                let answer = target.request(&line);
+                let answer = targets[m].request(&line);
                 let elapsed = start.elapsed();
                 assert!(
                     case.starts_with("cat") || answer.contains("\"success\":true"),
                     "{place}, {case}: {answer}"
                 );
-                if i >= runs / 10 {
-                    samples.push(elapsed);
-                    fires.extend(fire_us(answer));
+                fires[m].extend(fire_us(answer));
+                elapsed
+            });
+            for ((&backtrace, samples), mut fires) in modes.iter().zip(samples).zip(fires) {
+                // The first tenth warms up.
+                let mut samples = samples[runs / 10..].to_vec();
+                let name = format!("serve round trip ({place}): {case}{}", tag(backtrace));
+                let mut row = stats(&name, &mut samples);
+                if case.contains("plugin") {
+                    let mut fires = fires.split_off(fires.len().min(runs / 10));
+                    fires.sort_by(f64::total_cmp);
+                    let fire = fires.get(fires.len() / 2).copied().unwrap_or(0.0);
+                    println!("{:<48} fire inside serve (totalDuration) {fire:.1} µs", "");
+                    row["fire_in_serve"] = json!(fire);
                 }
+                env.results.push(row);
             }
-            let mut row = stats(&format!("serve round trip ({place}): {case}"), &mut samples);
-            if case.contains("plugin") {
-                fires.sort_by(f64::total_cmp);
-                let fire = fires.get(fires.len() / 2).copied().unwrap_or(0.0);
-                println!("{:<48} fire inside serve (totalDuration) {fire:.1} µs", "");
-                row["fire_in_serve"] = json!(fire);
-            }
-            env.results.push(row);
         }
         cat.close();
-        server.close();
+        servers.into_iter().for_each(Server::close);
     }
     // Back to every CPU this process had.
     let _ = rustix::thread::sched_setaffinity(None, &allowed);
@@ -741,7 +765,7 @@ fn languages(env: &mut Env) {
         std::thread::sleep(Duration::from_millis(2100));
         assert_eq!(env.fire_once(&settings, &cache, false, &allow).1, 0);
         let modes = backtrace_modes(env.quick);
-        let samples = interleaved(modes.len(), fires, |m, _| {
+        let samples = interleaved(modes.len(), fires, 1, |m, _| {
             let (elapsed, code) = env.fire_once(&settings, &cache, modes[m], &allow);
             assert_eq!(code, 0, "{lang}");
             elapsed
@@ -760,7 +784,7 @@ fn languages(env: &mut Env) {
         for server in &mut servers {
             server.round_trips(&line, 3, 0);
         }
-        let samples = interleaved(modes.len(), calls, |m, _| {
+        let samples = interleaved(modes.len(), calls, calls / 10, |m, _| {
             servers[m].round_trips(&line, 0, 1)[0]
         });
         servers.into_iter().for_each(Server::close);
