@@ -17,8 +17,8 @@
 //!   VMs, and where the scheduler puts the server moves the unpinned figures), each
 //!   with the `cat` floor and the fire's own time inside `serve` (`totalDuration`).
 //!
-//! Every process case runs with `RUST_BACKTRACE` unset and `=1`, interleaved run by
-//! run (`interleaved`: the machine drifts by more than the 5 % compared). The binary is
+//! Every process case runs with `RUST_BACKTRACE` unset and `=1`, the two taking turns
+//! (`interleaved`: the machine drifts by more than the 5 % compared). The binary is
 //! `$HOOKHOST_BIN` (scripts/bench.sh points it at the release build) or the bench
 //! profile's. Results go to `target/bench-results/process.json`.
 //! `--quick` (or `HOOKHOST_BENCH_QUICK`) runs few iterations: the CI smoke run.
@@ -351,8 +351,8 @@ fn serve(env: &mut Env) {
         (5000, 300, 40_000)
     };
 
-    // One server per mode, alive side by side; the round trips alternate between
-    // them (see `interleaved`).
+    // One server per mode, alive side by side; the round trips take turns between
+    // them in blocks of a tenth (see `interleaved`).
     let modes = backtrace_modes(env.quick);
     let mut servers: Vec<Server> = modes
         .iter()
