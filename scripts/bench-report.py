@@ -159,7 +159,9 @@ def main():
         w("")
         rows = [["`HookSystem::fire` (allow)", fmt_us(allow and allow["median"]), fmt_us(allow and allow["p90"]), "1.00×"]]
         floor_defaults = c("floor/wasmtime_defaults")
+        floor_checked = c("floor/wasmtime_checked")
         for label, r in [("`Plugin::run`", floor_run), ("wasmtime + wasmtime-wasi alone, hookhost's configuration", floor_bare),
+                         ("the same, memories laid out for bounds checks (the `ulimit -v` fallback)", floor_checked),
                          ("wasmtime + wasmtime-wasi alone, pooling defaults", floor_defaults)]:
             if not r:
                 continue

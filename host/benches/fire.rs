@@ -8,8 +8,10 @@
 //!   `Plugin::run` alone (store, instance and call, no planning, serialising or
 //!   aggregation); `wasmtime`, the same `.wasm` run by wasmtime and wasmtime-wasi
 //!   alone under hookhost's engine configuration (fresh store and instance per
-//!   call, in-memory stdin/stdout) — the floor under this host; and
-//!   `wasmtime_defaults`, the same with wasmtime's pooling defaults, fuel and epochs;
+//!   call, in-memory stdin/stdout) — the floor under this host; `wasmtime_checked`,
+//!   the same with memories laid out for explicit bounds checks (the fallback
+//!   under `ulimit -v`); and `wasmtime_defaults`, the same with wasmtime's pooling
+//!   defaults, fuel and epochs;
 //! - `command/*`: the same policy as a command hook (native binary, `sh`, Python)
 //!   next to `spawn/*`, a bare spawn-and-wait of the same command line;
 //! - `fanout/*`: 1, 8 and 32 plugin hooks on one event, parallel and sequential;
@@ -311,15 +313,20 @@ impl wasmtime_wasi::WasiView for FloorState {
 }
 
 /// A wasmtime engine with hookhost's configuration (pool sized and tuned, fuel,
-/// epochs), without hookhost around it.
-fn tuned_engine() -> wasmtime::Engine {
-    use hookhost::runner::wasm::engine::{DEFAULT_SLOTS, pool_memory_size, wasmtime_config};
+/// epochs), memories laid out guarded (hookhost's default) or `checked`, without
+/// hookhost around it.
+fn tuned_engine(checked: bool) -> wasmtime::Engine {
+    use hookhost::runner::wasm::engine::{
+        DEFAULT_SLOTS, MemoryLayout, pool_memory_size, wasmtime_config,
+    };
     let options = hookhost::runner::wasm::EngineOptions::default();
-    wasmtime::Engine::new(&wasmtime_config(
-        pool_memory_size(options.max_memory),
-        Some(DEFAULT_SLOTS),
-    ))
-    .unwrap()
+    let memory = pool_memory_size(options.max_memory);
+    let layout = if checked {
+        MemoryLayout::Checked(memory)
+    } else {
+        MemoryLayout::Guarded
+    };
+    wasmtime::Engine::new(&wasmtime_config(layout, memory, Some(DEFAULT_SLOTS))).unwrap()
 }
 
 /// The echo-policy pre-instantiated against wasmtime-wasi's own linker.
@@ -403,7 +410,8 @@ fn floor(c: &mut Criterion) {
     // wasmtime alone, a fresh store and instance per call: with hookhost's engine
     // configuration (pool sized and tuned, fuel, epochs), and with wasmtime's pooling
     // defaults plus fuel and epochs.
-    let tuned = tuned_engine();
+    let tuned = tuned_engine(false);
+    let checked = tuned_engine(true);
     let defaults = {
         let mut config = Config::new();
         config
@@ -414,8 +422,25 @@ fn floor(c: &mut Criterion) {
             ));
         Engine::new(&config).unwrap()
     };
-    let (tuned_pre, defaults_pre) = (command_pre(&tuned), command_pre(&defaults));
-    for (engine, pre) in [(&tuned, &tuned_pre), (&defaults, &defaults_pre)] {
+    let (tuned_pre, checked_pre, defaults_pre) = (
+        command_pre(&tuned),
+        command_pre(&checked),
+        command_pre(&defaults),
+    );
+    // What the memory layout does to the compiled code (docs/PERFORMANCE.md).
+    let wasm = std::fs::read(echo_policy_wasm()).unwrap();
+    for (layout, engine) in [("guarded", &tuned), ("checked", &checked)] {
+        let compiled = engine.precompile_component(&wasm).unwrap();
+        println!(
+            "echo-policy compiled, memories {layout}: {} bytes",
+            compiled.len()
+        );
+    }
+    for (engine, pre) in [
+        (&tuned, &tuned_pre),
+        (&checked, &checked_pre),
+        (&defaults, &defaults_pre),
+    ] {
         let answer = rt.block_on(bare(engine, pre, Arc::clone(&input)));
         assert!(answer.starts_with(b"{"), "{answer:?}");
     }
@@ -435,6 +460,10 @@ fn floor(c: &mut Criterion) {
     group.bench_function("wasmtime", |b| {
         b.to_async(&rt)
             .iter(|| bare(&tuned, &tuned_pre, Arc::clone(&input)))
+    });
+    group.bench_function("wasmtime_checked", |b| {
+        b.to_async(&rt)
+            .iter(|| bare(&checked, &checked_pre, Arc::clone(&input)))
     });
     group.bench_function("wasmtime_defaults", |b| {
         b.to_async(&rt)
@@ -562,7 +591,7 @@ fn fanout(c: &mut Criterion) {
     // after another. How far parallel hooks can scale on this machine, whatever the
     // host does around them.
     let (engine, pre) = {
-        let engine = tuned_engine();
+        let engine = tuned_engine(false);
         let pre = command_pre(&engine);
         (engine, pre)
     };

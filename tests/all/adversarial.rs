@@ -21,6 +21,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use hookhost::config::{DEFAULT_FUEL, DEFAULT_MEMORY_LIMIT, PluginConfig};
+use hookhost::runner::wasm::engine::MemoryLayout;
 use hookhost::runner::wasm::{EngineOptions, WasmEngine};
 use hookhost::runner::{HookFailure, RawOutcome, RunContext, Status};
 use hookhost::{HookEvent, HookSystem};
@@ -829,6 +830,68 @@ async fn huge_data_sections_fail_cleanly() {
         )) && error.ends_with("(failing open)"),
         "{error}"
     );
+}
+
+/// Where the address space allows, a pool memory is 4 GiB plus guard pages and the
+/// compiled code checks no bounds: an access past the end must still trap — just
+/// past the memory, at the top of the 32-bit range, through a static offset larger
+/// than the guard (checked explicitly then), a store as well as a load — and the
+/// slot it dirtied must serve the next call.
+#[tokio::test(flavor = "multi_thread")]
+async fn out_of_bounds_accesses_trap_in_a_guarded_pool() {
+    assert_eq!(engine().memory_layout(), MemoryLayout::Guarded);
+    let p = Project::new();
+    // i32.load / i32.store, alignment 2, then the static offset.
+    let load = |offset: u64| [vec![0x28, 0x02], wasm::leb(offset), vec![wasm::DROP]].concat();
+    let store = |offset: u64| [vec![wasm::I32_CONST, 0x01, 0x36, 0x02], wasm::leb(offset)].concat();
+    let cases: [(&str, Vec<u8>); 4] = [
+        (
+            "past-the-end",
+            [vec![wasm::I32_CONST], wasm::sleb(65_536), load(0)].concat(),
+        ),
+        (
+            "top-of-range",
+            [vec![wasm::I32_CONST], wasm::sleb(-4), load(0)].concat(),
+        ),
+        (
+            "big-offset",
+            [vec![wasm::I32_CONST, 0x00], load(0xffff_fff0)].concat(),
+        ),
+        (
+            "store",
+            [vec![wasm::I32_CONST], wasm::sleb(3 << 16), store(0)].concat(),
+        ),
+    ];
+    for (name, start) in cases {
+        let module = wasm::Module {
+            memory_pages: Some(1),
+            start,
+            ..wasm::Module::default()
+        }
+        .bytes();
+        let file = format!("{name}.wasm");
+        let result = fire_module(&p, &file, &module, json!({})).await;
+        let error = only_error(&result);
+        assert!(
+            error.starts_with(&format!("plugin hook \"{file}\" trapped: "))
+                && error.contains("out of bounds memory access")
+                && error.ends_with("(failing open)"),
+            "{name}: {error}"
+        );
+    }
+    let fine = wasm::Module {
+        memory_pages: Some(1),
+        start: [vec![wasm::I32_CONST], wasm::sleb(65_532), load(0)].concat(),
+        ..wasm::Module::default()
+    }
+    .bytes();
+    let result = fire_module(&p, "last-word.wasm", &fine, json!({})).await;
+    assert!(
+        result.success && result.errors.is_empty(),
+        "{:?}",
+        result.errors
+    );
+    assert_eq!(result.executions[0].exit_code, Some(0));
 }
 
 /// A module importing every `wasi_snapshot_preview1` function links and runs; it

@@ -662,6 +662,7 @@ fn fire_under_ulimit(p: &Project, vm_kib: u64, big_limit: u64) -> (String, Value
     let mut command = p.command();
     command
         .env("HOOKHOST_CACHE_DIR", cache_dir())
+        .env("HOOKHOST_LOG", "hookhost=debug")
         .arg("fire")
         .arg("BeforeTool")
         .arg("--project-dir")
@@ -691,17 +692,30 @@ fn fire_under_ulimit(p: &Project, vm_kib: u64, big_limit: u64) -> (String, Value
 
 /// Issue 14, seen 5: the largest `memoryLimit` of any plugin sized every pool slot
 /// (one 4 GiB plugin: 64 memories × 4 GiB of address space), and when the pooled
-/// engine could not be built the error was dropped. Now the pool is sized to at
-/// most 256 MiB per memory — the big plugin runs on an on-demand engine — and a
+/// engine could not be built the error was dropped. Now a pool memory holds at
+/// most 256 MiB — the big plugin runs on an on-demand engine —, its 4 GiB guarded
+/// layout gives way to a checked one where the address space is short, and a
 /// failed pool is a visible warning.
 #[test]
 fn one_big_plugin_does_not_size_the_pool_and_a_fallback_is_visible() {
     const GIB: u64 = 1024 * 1024 * 1024;
     let p = Project::new();
     let fallback = "the pooling allocator is unavailable";
-    // 24 GiB of address space hold a 256 MiB-slot pool, not a 4 GiB-slot one.
-    let (stderr, out) = fire_under_ulimit(&p, 24 * 1024 * 1024, 4 * GIB);
-    assert!(!stderr.contains(fallback), "{stderr}");
+    let checked = "no address space for guarded memories";
+    // Unconstrained (well, 1 TiB), the pool's memories are guarded: 4 GiB each.
+    let (stderr, out) = fire_under_ulimit(&p, 1024 * 1024 * 1024, 4 * GIB);
+    assert!(
+        !stderr.contains(fallback) && !stderr.contains(checked),
+        "{stderr}"
+    );
+    assert_eq!(out["finalOutput"]["decision"], "block", "{out}");
+    // 8 GiB of address space hold a pool of 256 MiB memories with bounds checks,
+    // not the guarded one (2 slots × 2 memories × 4 GiB): a trace, no warning.
+    let (stderr, out) = fire_under_ulimit(&p, 8 * 1024 * 1024, 4 * GIB);
+    assert!(
+        !stderr.contains(fallback) && stderr.contains(checked),
+        "{stderr}"
+    );
     assert_eq!(out["errors"], json!([]), "{out}");
     assert_eq!(out["hooks"].as_array().unwrap().len(), 2, "{out}");
     assert_eq!(out["finalOutput"]["decision"], "block", "{out}");
