@@ -69,10 +69,11 @@ const GUARDED_GUARD: u64 = 32 << 20;
 pub enum MemoryLayout {
     /// 4 GiB reserved per memory, then guard pages: an out-of-bounds access hits
     /// an unmapped page and traps, so Cranelift emits no bounds checks (nor their
-    /// Spectre guards). Measured on the echo-policy, one run: artifact 1,017,904
-    /// → 866,352 bytes (−15 %), a bare call 18.9 → 17.6 µs (docs/PERFORMANCE.md,
-    /// "Memory layout"). 32 slots × 2 memories take ~260 GiB of address space —
-    /// reserved, never committed.
+    /// Spectre guards). Measured on the echo-policy: artifact 1,017,904 → 866,352
+    /// bytes (−15 %); a bare call 18.9 → 17.6 µs in one run, 19.2 → 19.0 µs in
+    /// the next: no speed gain claimed (docs/PERFORMANCE.md, "Memory layout").
+    /// 32 slots × 2 memories take ~260 GiB of address space — reserved, never
+    /// committed.
     Guarded,
     /// Only `bytes` reserved per memory (the pool's largest memory): every load
     /// and store checks its bounds. For address spaces that cannot hold the
