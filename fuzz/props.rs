@@ -19,7 +19,7 @@ use hookhost::dialect::Dialect;
 use hookhost::aggregate::Strategy;
 use hookhost::output::{Decision, HookOutput};
 use hookhost::Matcher;
-use hookhost::runner::{Captured, Hook, HookFailure, RawOutcome, Runner, Status};
+use hookhost::runner::{Captured, RunnableHook, HookFailure, RawOutcome, Runner, Status};
 use serde_json::Value;
 
 /// The project dir every target pretends to run in.
@@ -39,7 +39,7 @@ pub fn status_of(byte: u8) -> Status {
     }
 }
 
-fn command_hook(event: HookEvent, dialect: Dialect, policy: FailurePolicy) -> Hook {
+fn command_hook(event: HookEvent, dialect: Dialect, policy: FailurePolicy) -> RunnableHook {
     let source = Arc::new(SettingsSource::new(
         SourceKind::Project,
         PathBuf::from(PROJECT).join(".llxprt/settings.json"),
@@ -64,7 +64,7 @@ fn command_hook(event: HookEvent, dialect: Dialect, policy: FailurePolicy) -> Ho
         other_name: None,
         location: "hooks.BeforeTool[0].hooks[0]".to_owned(),
     };
-    Hook {
+    RunnableHook {
         entry,
         runner: Runner::Command("fuzz.sh".to_owned()),
     }
@@ -93,7 +93,7 @@ pub fn hook_output(data: &[u8]) {
     } else {
         FailurePolicy::Allow
     };
-    let event = HookEvent::ALL[usize::from(flags >> 3) % HookEvent::ALL.len()];
+    let event = HookEvent::LLXPRT[usize::from(flags >> 3) % HookEvent::LLXPRT.len()];
     let hook = command_hook(event, dialect, policy);
     let extra = if flags & 4 == 4 { 1 << 20 } else { 0 };
     let raw = RawOutcome {
@@ -161,7 +161,7 @@ pub fn hook_output(data: &[u8]) {
     }
 }
 
-fn failed(hook: &Hook, result: &hookhost::runner::HookExecutionResult, policy: FailurePolicy) {
+fn failed(hook: &RunnableHook, result: &hookhost::runner::HookExecutionResult, policy: FailurePolicy) {
     let error = result.error.as_deref().unwrap_or_default();
     assert!(
         error.starts_with(&hook.describe()),
@@ -320,7 +320,7 @@ pub fn aggregate(data: &[u8]) {
         })
         .collect();
     let refs: Vec<&HookOutput> = outputs.iter().collect();
-    for event in HookEvent::ALL {
+    for event in HookEvent::LLXPRT {
         for n in [refs.len(), refs.len().min(1), 0] {
             let inputs = &refs[..n];
             let merged = hookhost::aggregate::merge(event, inputs);
@@ -410,7 +410,7 @@ pub fn dialect(data: &[u8]) {
         return;
     };
     // Every event a name can reach (`Other` keeps the name the caller gave).
-    for event in HookEvent::EVERY.into_iter().filter(|e| *e != HookEvent::Other) {
+    for event in HookEvent::VARIANTS.into_iter().filter(|e| *e != HookEvent::Other) {
         assert_eq!(Dialect::Llxprt.input_for_hook(event, &input), None);
         let Some(mut claude) = Dialect::Claude.input_for_hook(event, &input) else {
             panic!("no Claude input for {event:?}");

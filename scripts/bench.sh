@@ -27,7 +27,7 @@ fi
 echo "== release build (whole-process measurements use it)"
 # The bench profile (release + line tables): the same build `cargo bench` makes below,
 # so dependencies are compiled once.
-cargo build --profile bench --locked -p hookhost
+cargo build --profile bench --locked -p hookhost-cli
 # Measure an installed copy, as users run it (`cargo install` and packages copy the
 # binary): the linker's own output file starts ~0.6 ms slower per process on this VM
 # (583 vs 502 page faults for a one-plugin fire — its page cache is in small pieces;
@@ -52,7 +52,7 @@ cargo build --release --quiet -p echo-policy \
 export HOOKHOST_BENCH_NATIVE_POLICY="$PWD/target/bench-native/release/echo-policy"
 
 echo "== bench binaries, then a quiet machine"
-cargo bench --locked -p hookhost --bench fire --bench process --no-run
+cargo bench --locked -p hookhost-cli --bench fire --bench process --no-run
 settle
 
 echo "== machine"
@@ -79,17 +79,17 @@ cat "$results/env.json"
 # per process), so that the comparison spans ~2 minutes of drift, not the ~10 of the
 # whole first pass (which put the =1 plugin fire 5 % *faster* than the unset one).
 echo "== criterion: command hooks and fan-out (RUST_BACKTRACE unset)"
-env -u RUST_BACKTRACE -u RUST_LIB_BACKTRACE cargo bench --locked -p hookhost --bench fire -- "${criterion_args[@]}" 'command|fanout'
+env -u RUST_BACKTRACE -u RUST_LIB_BACKTRACE cargo bench --locked -p hookhost-cli --bench fire -- "${criterion_args[@]}" 'command|fanout'
 
 echo "== criterion: no_match, plugin and floor (RUST_BACKTRACE unset)"
-env -u RUST_BACKTRACE -u RUST_LIB_BACKTRACE cargo bench --locked -p hookhost --bench fire -- "${criterion_args[@]}" 'no_match|plugin|floor'
+env -u RUST_BACKTRACE -u RUST_LIB_BACKTRACE cargo bench --locked -p hookhost-cli --bench fire -- "${criterion_args[@]}" 'no_match|plugin|floor'
 
 echo "== criterion: no_match and plugin with RUST_BACKTRACE=1"
-RUST_BACKTRACE=1 cargo bench --locked -p hookhost --bench fire -- "${criterion_args[@]}" 'no_match|plugin'
+RUST_BACKTRACE=1 cargo bench --locked -p hookhost-cli --bench fire -- "${criterion_args[@]}" 'no_match|plugin'
 
 echo "== whole processes and serve (release binary, installed copy)"
 settle
-HOOKHOST_BENCH_LANGUAGES=1 cargo bench --locked -p hookhost --bench process
+HOOKHOST_BENCH_LANGUAGES=1 cargo bench --locked -p hookhost-cli --bench process
 
 echo "== peer: @google/gemini-cli-core"
 if [ "${BENCH_SKIP_PEER:-0}" != 1 ] && command -v node >/dev/null && command -v npm >/dev/null; then

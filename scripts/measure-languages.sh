@@ -17,7 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-10}
 if [ -z "${HOOKHOST:-}" ]; then
-  cargo build --release --locked -p hookhost --quiet
+  cargo build --release --locked -p hookhost-cli --quiet
   export HOOKHOST=target/release/hookhost
 fi
 rustup target add wasm32-wasip2 >/dev/null 2>&1 || true

@@ -11,5 +11,5 @@ examples/build-languages.sh
 built=$SECONDS
 echo "== language examples: test (tests/all/languages.rs)"
 rustup target add wasm32-wasip2 wasm32-wasip1 >/dev/null 2>&1 || true
-HOOKHOST_LANG_TESTS=1 cargo test --locked -p hookhost --test all -- languages:: "$@"
+HOOKHOST_LANG_TESTS=1 cargo test --locked -p hookhost-cli --test all -- languages:: "$@"
 echo "language examples: build $((built - start)) s, test $((SECONDS - built)) s"

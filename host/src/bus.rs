@@ -172,7 +172,7 @@ mod tests {
     fn answers_have_the_contract_shape() {
         let ok = Answer {
             id: Some(Value::from("a")),
-            body: Body::Output(Box::new(AggregatedHookResult::empty())),
+            body: Body::Output(Box::default()),
         };
         let v = line(&ok);
         assert_eq!(v["correlationId"], "a");

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use crate::config::Diagnostic;
 use crate::event::HookEvent;
 use crate::planner::EventHooks;
-use crate::runner::Hook;
+use crate::runner::RunnableHook;
 
 /// The variable's name.
 pub const CLAUDE_ENV_FILE: &str = "CLAUDE_ENV_FILE";
@@ -20,7 +20,7 @@ pub const CLAUDE_ENV_FILE: &str = "CLAUDE_ENV_FILE";
 /// The file for `session_id`, created empty, when command hooks may need one and
 /// the environment does not already name one.
 pub(crate) fn for_session(
-    events: &[EventHooks<Hook>],
+    events: &[EventHooks<RunnableHook>],
     session_id: &str,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<PathBuf> {

@@ -5,7 +5,7 @@
 //! exist only in Claude Code (a hook registers for them under their Claude name).
 //! [`HookEvent::Other`] stands for every event name hookhost does not know yet, in a
 //! Claude Code or Gemini CLI file: its hooks run with generic semantics, keyed by
-//! the name as written (see `HookSystem::fire_named`).
+//! the name as written (`HookSystem::fire` with the name as a `&str`).
 
 use std::fmt;
 use std::str::FromStr;
@@ -63,19 +63,19 @@ pub const EVENT_COUNT: usize = 20;
 impl HookEvent {
     /// The eleven LLxprt/Gemini events of seeds/002, in a fixed order; the names
     /// `hookhost fire` accepts in the LLxprt dialect.
-    pub const ALL: [HookEvent; 11] = {
-        // The first eleven of `EVERY`, so the two lists cannot disagree.
+    pub const LLXPRT: [HookEvent; 11] = {
+        // The first eleven of `VARIANTS`, so the two lists cannot disagree.
         let mut all = [HookEvent::BeforeTool; 11];
         let mut i = 0;
         while i < all.len() {
-            all[i] = HookEvent::EVERY[i];
+            all[i] = HookEvent::VARIANTS[i];
             i += 1;
         }
         all
     };
 
     /// Every variant; `event as usize` indexes this array.
-    pub const EVERY: [HookEvent; EVENT_COUNT] = [
+    pub const VARIANTS: [HookEvent; EVENT_COUNT] = [
         HookEvent::BeforeTool,
         HookEvent::AfterTool,
         HookEvent::BeforeAgent,
@@ -128,7 +128,7 @@ impl HookEvent {
 
     /// Whether the event exists only in Claude Code.
     pub const fn is_claude_only(self) -> bool {
-        (self as usize) >= HookEvent::ALL.len() && !matches!(self, HookEvent::Other)
+        (self as usize) >= HookEvent::LLXPRT.len() && !matches!(self, HookEvent::Other)
     }
 
     /// Whether the event's input carries a `tool_name`, which matchers are tested
@@ -167,7 +167,7 @@ impl HookEvent {
         }
     }
 
-    /// The position of the event in [`HookEvent::EVERY`].
+    /// The position of the event in [`HookEvent::VARIANTS`].
     pub const fn index(self) -> usize {
         self as usize
     }
@@ -205,11 +205,11 @@ pub const CLAUDE_EVENTS: [(&str, HookEvent); 16] = [
 pub struct UnknownEvent(pub String);
 
 fn event_names() -> String {
-    HookEvent::ALL.map(HookEvent::as_str).join(", ")
+    HookEvent::LLXPRT.map(HookEvent::as_str).join(", ")
 }
 
 fn did_you_mean(name: &str) -> String {
-    let known = HookEvent::EVERY[..EVENT_COUNT - 1]
+    let known = HookEvent::VARIANTS[..EVENT_COUNT - 1]
         .iter()
         .map(|e| e.as_str())
         .chain(CLAUDE_EVENTS.iter().map(|(n, _)| *n));
@@ -224,7 +224,7 @@ impl FromStr for HookEvent {
     /// Only the eleven LLxprt/Gemini names (CONTRACT §1); Claude Code's names are
     /// read by [`crate::dialect::parse_event`].
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        HookEvent::ALL
+        HookEvent::LLXPRT
             .into_iter()
             .find(|event| event.as_str() == s)
             .ok_or_else(|| UnknownEvent(s.to_owned()))
@@ -237,11 +237,11 @@ mod tests {
 
     #[test]
     fn names_round_trip_and_index_matches_position() {
-        for (i, event) in HookEvent::ALL.into_iter().enumerate() {
+        for (i, event) in HookEvent::LLXPRT.into_iter().enumerate() {
             assert_eq!(event.index(), i);
             assert_eq!(event.as_str().parse::<HookEvent>(), Ok(event));
         }
-        for (i, event) in HookEvent::EVERY.into_iter().enumerate() {
+        for (i, event) in HookEvent::VARIANTS.into_iter().enumerate() {
             assert_eq!(event.index(), i);
         }
         let err = "BeforeTools".parse::<HookEvent>().unwrap_err();

@@ -2,18 +2,20 @@
 //! sandboxed WebAssembly plugins — exactly as the LLxprt Code / Gemini CLI hook
 //! contract specifies.
 //!
-//! The pipeline is *load → plan → run → aggregate*:
+//! The pipeline is *load → plan → run → aggregate*: settings files are discovered and
+//! validated once (project > user > system > extensions) into hook entries, every
+//! problem named as a [`Diagnostic`]; a fire selects its hooks (matchers, dedup,
+//! sequential or parallel); each hook runs — a subprocess or a Wasm guest — and one
+//! interpretation gives the exit status and stdout their meaning for both; the answers
+//! are merged per event into an [`AggregatedHookResult`] (sequential plans carry each
+//! answer into the next hook's input). [`HookSystem`] ties them together: build it
+//! once with [`HookSystemBuilder`], fire many times.
 //!
-//! 1. [`config`] discovers and validates settings files once (project > user >
-//!    system > extensions) into hook entries, naming every problem precisely.
-//! 2. [`planner`] selects the hooks of one fire: matchers, dedup, sequential or not.
-//! 3. [`runner`] runs each hook — a subprocess ([`runner::run_command`]) or a Wasm
-//!    guest ([`runner::wasm`]) — and [`runner::interpret`] gives the exit status and
-//!    stdout their meaning, identically for both.
-//! 4. [`aggregate`] merges the answers per event; [`chain`] carries answers forward
-//!    in sequential plans.
-//!
-//! [`HookSystem`] ties them together: build it once, fire many times.
+//! Beside the root items: [`dialect`] (Claude Code's and Gemini CLI's names and
+//! answers), [`distribution`] (OCI references, the module store, lock files,
+//! signatures, the registry client), [`bus`] (the wire format of `hookhost serve`) and
+//! [`input`] (typed inputs per event). [`HookSystem::hook_listing`] and
+//! [`AggregatedHookResult::explain`] are what `hookhost check` and `--explain` print.
 //!
 //! ```no_run
 //! # async fn demo() {
@@ -29,22 +31,32 @@
 //! # }
 //! ```
 
-// The API: the modules an embedder, the `hookhost` binary and the fuzzers use,
-// and the re-exports below. Everything else is private to the crate.
-pub mod aggregate;
+/// Declares a module private to the crate, or public (and hidden from the docs) with
+/// the `internals` feature: hookhost's own integration tests, fuzz targets and
+/// benchmarks reach the runner's parts below [`HookSystem`] through it; the API is the
+/// list of re-exports below.
+macro_rules! internal_mod {
+    ($($name:ident),* $(,)?) => {$(
+        #[cfg(feature = "internals")]
+        #[doc(hidden)]
+        pub mod $name;
+        #[cfg(not(feature = "internals"))]
+        mod $name;
+    )*};
+}
+
 pub mod bus;
-pub mod config;
 pub mod dialect;
 pub mod distribution;
 pub mod input;
-pub mod output;
-pub mod runner;
-pub mod trust;
+
+internal_mod!(aggregate, config, output, runner, trust);
 
 mod bounded_read;
 mod chain;
 mod env_file;
 mod event;
+mod listing;
 mod planner;
 mod plugins;
 // Only the compile cache, the known-files record and the module store (all behind
@@ -57,9 +69,23 @@ mod system;
 mod text;
 mod trace;
 
+pub use config::{
+    DEFAULT_FUEL, DEFAULT_MEMORY_LIMIT, Diagnostic, PluginConfig, ServeLimits, Severity,
+    settings_schema,
+};
 pub use event::{EVENT_COUNT, HookEvent, UnknownEvent};
+pub use listing::{HookListing, ListedEvent, ListedHook, ListedKind};
 pub use output::{Decision, HookOutput};
-pub use planner::Matcher;
-pub use result::AggregatedHookResult;
+pub use planner::{Matcher, Standing};
+pub use result::{AggregatedHookResult, HookExecutionResult};
+#[cfg(feature = "plugins")]
+pub use runner::wasm::{
+    WasmKind,
+    inspect::{PluginInspection, inspect_plugin},
+};
+pub use runner::{
+    NESTED_ENV, reaper::start as start_reaper, slots::MAX_PROCESSES_ENV, slots::set_max_processes,
+};
 pub use system::{FireEvent, FireInput, HookSystem, HookSystemBuilder};
 pub use trace::TraceSink;
+pub use trust::TrustStore;

@@ -220,6 +220,19 @@ impl<H> Registered<H> {
     }
 }
 
+/// How a registered hook stands among the duplicates of its event (what `hookhost
+/// check` lists); the same rule as [`EventHooks::plan`] applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Standing {
+    /// The first instance of its dedup key: it runs when its matcher selects.
+    First,
+    /// A later duplicate: not run.
+    Duplicate,
+    /// A duplicate from the user's own settings of a repository hook listed earlier:
+    /// it runs in the repository copy's place.
+    ReplacesRepositoryCopy,
+}
+
 /// The hooks selected for one fire.
 #[derive(Debug)]
 pub struct Plan<H> {
@@ -263,6 +276,20 @@ impl<H> EventHooks<H> {
     /// The registered hooks, in priority order.
     pub fn iter(&self) -> impl Iterator<Item = &Registered<H>> {
         self.hooks.iter()
+    }
+
+    /// Each registered hook with its [`Standing`], in priority order.
+    pub fn standings(&self) -> impl Iterator<Item = (&Registered<H>, Standing)> {
+        // Per dedup id, whether the instance seen last was a repository's.
+        let mut seen: Vec<Option<bool>> = vec![None; self.keys];
+        self.hooks.iter().map(move |r| {
+            let standing = match seen[r.dedup_id].replace(!r.trusted) {
+                None => Standing::First,
+                Some(true) if r.trusted => Standing::ReplacesRepositoryCopy,
+                Some(_) => Standing::Duplicate,
+            };
+            (r, standing)
+        })
     }
 
     /// Plans a fire; `None` (without allocating) when no hook matches. `subject` is

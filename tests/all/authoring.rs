@@ -66,7 +66,7 @@ fn test_replays_the_example_cases_against_the_example_policies() {
             {"type": "plugin", "path": guests::SECRET_SCAN},
         ]}]}),
     );
-    let cases = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/cases");
+    let cases = crate::common::repo().join("examples/cases");
     let passed = replay(&p, &cases);
     assert_eq!(
         passed.code,

@@ -23,6 +23,11 @@ pub const BIN: &str = env!("CARGO_BIN_EXE_hookhost");
 pub const RUN_LIMIT: Duration = Duration::from_secs(120);
 
 /// A `{"type": "command", "command": …}` hook.
+/// The repository root: the test binary belongs to `host/cli`.
+pub fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
 pub fn cmd(command: &str) -> Value {
     json!({"type": "command", "command": command})
 }

@@ -4,7 +4,7 @@
 //! SessionStart hook writing `CLAUDE_ENV_FILE`, a Gemini `decision: deny`); each runs
 //! directly, through `fire` and through `hook`, and must decide the same.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
 use hookhost_tests as guests;
@@ -13,9 +13,7 @@ use serde_json::{Value, json};
 use crate::common::{Project, Run, claude_deny_reason, run};
 
 fn corpus(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/corpus/claude")
-        .join(name)
+    crate::common::repo().join("tests/corpus/claude").join(name)
 }
 
 /// Copies a corpus script into the project's `.claude/hooks/` and returns the

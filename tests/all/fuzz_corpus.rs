@@ -12,7 +12,7 @@ mod props {
 
 /// Every file of `fuzz/corpus/<target>` and `fuzz/regressions/<target>`.
 fn inputs(target: &str) -> Vec<PathBuf> {
-    let fuzz = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../fuzz");
+    let fuzz = crate::common::repo().join("fuzz");
     let mut files = Vec::new();
     for dir in ["corpus", "regressions"] {
         let Ok(entries) = std::fs::read_dir(fuzz.join(dir).join(target)) else {

@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::common::{Project, run_within};
+use crate::common::{Project, repo, run_within};
 
 /// Set to `1` to turn a missing artifact into a failure.
 const REQUIRE_ENV: &str = "HOOKHOST_LANG_TESTS";
@@ -205,13 +205,6 @@ fn env_cases() -> Vec<Case> {
             Block("write_file may not touch /opt/ (/opt/app)"),
         ),
     ]
-}
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("host/ has a parent")
-        .to_path_buf()
 }
 
 fn cache_dir() -> String {

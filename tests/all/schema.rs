@@ -3,19 +3,12 @@
 //! `hookhost check` reports as errors (plus typos, which hookhost only warns
 //! about and the schema rejects).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use jsonschema::Validator;
 use serde_json::{Value, json};
 
-use crate::common::{Project, run};
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("host/ has a parent")
-        .to_path_buf()
-}
+use crate::common::{Project, repo, run};
 
 fn read_json(path: &Path) -> Value {
     let text = std::fs::read_to_string(path)

@@ -542,7 +542,7 @@ fn a_guest_cannot_create_symbolic_links() {
 #[test]
 fn the_example_settings_work_in_a_project_dir_with_a_space() {
     let p = Project::named("my project");
-    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
+    let examples = crate::common::repo().join("examples");
     for script in ["protect-paths.sh", "audit-log.sh", "inject-context.sh"] {
         let body = std::fs::read_to_string(examples.join("shell").join(script)).unwrap();
         p.executable(format!("shell/{script}"), &body);

@@ -3,7 +3,6 @@
 //! drains, settings reloaded on change — and the Node.js client of `examples/node`.
 
 use std::io::{BufRead, BufReader, Write};
-use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
@@ -257,8 +256,8 @@ fn node_client_resolves_out_of_order_responses() {
     }
     let project = Project::new();
     slow_and_fast(&project);
-    let client = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../examples/node/hookhost-client.mjs")
+    let client = crate::common::repo()
+        .join("examples/node/hookhost-client.mjs")
         .canonicalize()
         .expect("examples/node/hookhost-client.mjs");
     let driver = project.write(

@@ -49,12 +49,9 @@ pub fn input_len() -> usize {
     serde_json::to_vec(&allow_input()).unwrap().len()
 }
 
-/// The repository root (the parent of `host/`).
+/// The repository root (the benchmarks belong to `host/cli`).
 pub fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
 /// Whether `--quick` or a short measurement was asked for (the CI regression guard).

@@ -22,7 +22,7 @@
 use std::sync::Arc;
 
 use super::diagnostic::Diagnostic;
-use super::hook::HookKind;
+use super::spec::HookKind;
 use super::settings::{HookEntry, ParsedSettings};
 use super::source::{SettingsSource, SourceKind};
 

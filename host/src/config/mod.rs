@@ -11,7 +11,7 @@ mod detect;
 mod diagnostic;
 mod discover;
 mod expand;
-mod hook;
+mod spec;
 mod layer;
 mod settings;
 mod source;
@@ -21,20 +21,19 @@ use std::sync::Arc;
 
 pub use detect::{is_hookhost_itself, missing_program};
 pub use diagnostic::{Diagnostic, Severity};
-pub use discover::{
-    Compat, DEFAULT_SYSTEM_SETTINGS, EXTENSION_MANIFESTS, SYSTEM_SETTINGS_ENV, discover,
-    discovery_locations, extensions_in,
+pub use discover::{Compat, discover, discovery_locations};
+pub use expand::PROJECT_DIR_VARS;
+pub use spec::{
+    DEFAULT_FUEL, DEFAULT_MEMORY_LIMIT, FailurePolicy, HookKind, HookMode, ModuleSource,
+    PluginConfig, VerifyRule,
 };
-pub use expand::{ExpandVars, PROJECT_DIR_VARS};
-pub use hook::{
-    DEFAULT_FUEL, DEFAULT_MEMORY_LIMIT, DEFAULT_TIMEOUT, FailurePolicy, HookKind, HookMode,
-    HookSpec, ModuleSource, PluginConfig, Preopen, VerifyRule,
-};
-pub use settings::{
-    HookEntry, MAX_SETTINGS_BYTES, ParsedSettings, ServeLimits, load_file, parse_settings,
-    settings_schema,
-};
-pub use source::{SettingsFormat, SettingsSource, SourceKind};
+#[cfg(feature = "plugins")]
+pub use spec::Preopen;
+pub use settings::{HookEntry, MAX_SETTINGS_BYTES, ServeLimits, load_file, settings_schema};
+pub use source::{SettingsSource, SourceKind};
+// What the fuzz targets build hooks from (through `internals`).
+#[cfg(feature = "internals")]
+pub use {spec::HookSpec, settings::parse_settings};
 
 /// Where settings come from.
 #[derive(Debug, Clone, PartialEq, Eq)]

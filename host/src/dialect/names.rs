@@ -57,7 +57,7 @@ impl Dialect {
     /// The event's name in this dialect (`None`: Claude Code has no such event).
     pub fn event_name(self, event: HookEvent) -> Option<&'static str> {
         match self {
-            Dialect::Llxprt => HookEvent::ALL.contains(&event).then(|| event.as_str()),
+            Dialect::Llxprt => HookEvent::LLXPRT.contains(&event).then(|| event.as_str()),
             Dialect::Claude => CLAUDE_EVENTS
                 .iter()
                 .find(|(_, e)| *e == event)

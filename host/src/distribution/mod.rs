@@ -9,6 +9,7 @@
 //! Resolving a hook's `source` to a store file while a hook system is built is the
 //! builder's step (`system/resolve.rs`), so that this module knows no settings.
 //! * `client` (feature `oci`): the registry client of `push`, `pull`, `sign`, `lock`.
+//! * `fetch` (feature `oci`): `lock` and `install`, every `source` into the store.
 //!
 //! Only `client` talks to the network, and only the CLI commands that fetch or publish
 //! use it: building a hook system and firing events never do.
@@ -25,3 +26,5 @@ pub mod store;
 pub mod client;
 #[cfg(feature = "oci")]
 mod credentials;
+#[cfg(feature = "oci")]
+pub mod fetch;

@@ -7,13 +7,15 @@ use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value;
 
 mod execution;
+mod explain;
 
 pub use execution::HookExecutionResult;
 
 use crate::output::HookOutput;
 
 /// The result of firing one event.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct AggregatedHookResult {
     /// True when every hook exited 0 (seeds/001 §7.2): false when a hook blocked by
     /// exit 2 (a block, not an error: `errors` stays empty) or failed (crashed, timed
@@ -31,6 +33,13 @@ pub struct AggregatedHookResult {
     pub total_duration: Duration,
     /// Per-hook details, in plan order.
     pub executions: Vec<HookExecutionResult>,
+}
+
+/// The same as [`AggregatedHookResult::empty`]: no hook ran, so the fire succeeded.
+impl Default for AggregatedHookResult {
+    fn default() -> Self {
+        AggregatedHookResult::empty()
+    }
 }
 
 impl AggregatedHookResult {

@@ -28,9 +28,11 @@ pub enum HookFailure {
     #[error("could not run: the host ran out of resources ({0})")]
     HostResources(String),
     /// A plugin used up its fuel.
+    #[cfg_attr(not(feature = "plugins"), allow(dead_code))]
     #[error("ran out of fuel (limit {0} units)")]
     FuelExhausted(u64),
     /// A plugin tried to grow its memory past its limit.
+    #[cfg_attr(not(feature = "plugins"), allow(dead_code))]
     #[error("exceeded its memory limit of {0} bytes")]
     MemoryLimit(u64),
     /// A plugin trapped (panic, unreachable, stack overflow, …).

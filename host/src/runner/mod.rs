@@ -11,7 +11,7 @@ mod capture;
 mod command;
 
 mod failure;
-mod hook;
+mod runnable;
 mod interpret;
 mod policy;
 pub mod reaper;
@@ -24,11 +24,13 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 pub use crate::result::HookExecutionResult;
-pub use capture::{Captured, DEFAULT_OUTPUT_CAP, capture};
-pub use command::{DRAIN_GRACE, KILL_GRACE, NESTED_ENV, run_command};
+#[cfg(feature = "internals")]
+pub use command::KILL_GRACE;
+pub use capture::{Captured, DEFAULT_OUTPUT_CAP};
+pub use command::{NESTED_ENV, run_command};
 pub use failure::HookFailure;
-pub use hook::{Hook, Runner};
-pub use interpret::{Answer, Failed, Interpreted, interpret};
+pub use runnable::{RunnableHook, Runner};
+pub use interpret::interpret;
 pub use policy::apply_policy;
 
 use crate::config::PROJECT_DIR_VARS;
@@ -80,6 +82,7 @@ pub struct RunContext {
     pub project_dir: PathBuf,
     /// The three project-dir variables as text, ready to hand to a guest (command
     /// hooks get the project dir's raw bytes instead).
+    #[cfg_attr(not(feature = "plugins"), allow(dead_code))]
     pub project_env: Vec<(String, String)>,
     /// The cap on each of stdout and stderr.
     pub output_cap: usize,

@@ -3,14 +3,14 @@
 //! (monitor-mode answers are reported, not enforced) — one step after
 //! [`super::interpret`], which knows none of them.
 
-use super::hook::Hook;
+use super::runnable::RunnableHook;
 use super::interpret::{Answer, Interpreted};
 use crate::config::{FailurePolicy, HookMode};
 use crate::output::HookOutput;
 use crate::result::HookExecutionResult;
 
 /// The reported result of `hook`'s run, with its settings applied.
-pub fn apply_policy(hook: &Hook, interpreted: Interpreted) -> HookExecutionResult {
+pub fn apply_policy(hook: &RunnableHook, interpreted: Interpreted) -> HookExecutionResult {
     let entry = &hook.entry;
     let spec = &entry.spec;
     let success = interpreted.success();

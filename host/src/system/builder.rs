@@ -12,7 +12,7 @@ use crate::config::{
 use crate::event::{EVENT_COUNT, HookEvent};
 use crate::planner::{EventHooks, Registration};
 use crate::plugins::{self, EngineOptions};
-use crate::runner::{DEFAULT_OUTPUT_CAP, Hook, RunContext, Runner};
+use crate::runner::{DEFAULT_OUTPUT_CAP, RunContext, RunnableHook, Runner};
 use crate::trace::TraceSink;
 use crate::trust::gate::TrustGate;
 
@@ -211,7 +211,7 @@ impl HookSystemBuilder {
                 dialect: entry.dialect,
                 key,
                 trusted,
-                hook: Arc::new(Hook { entry, runner }),
+                hook: Arc::new(RunnableHook { entry, runner }),
             };
             match other_name {
                 Some(name) => match per_other.iter_mut().find(|(n, _)| *n == name) {

@@ -27,11 +27,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::task::Poll;
 
-use crate::runner::{Hook, HookExecutionResult, HookFailure, RawOutcome, RunContext};
+use crate::runner::{HookExecutionResult, HookFailure, RawOutcome, RunContext, RunnableHook};
 
 /// The hooks of one parallel fire, their inputs, and the next one to claim.
 struct Batch {
-    hooks: Vec<Arc<Hook>>,
+    hooks: Vec<Arc<RunnableHook>>,
     inputs: Vec<Arc<[u8]>>,
     ctx: Arc<RunContext>,
     next: AtomicUsize,
@@ -62,7 +62,7 @@ impl Batch {
 
 /// Runs `hooks` (each with its input) at once; results in the hooks' order.
 pub(crate) async fn run(
-    hooks: &[Arc<Hook>],
+    hooks: &[Arc<RunnableHook>],
     inputs: Vec<Arc<[u8]>>,
     ctx: &Arc<RunContext>,
 ) -> Vec<HookExecutionResult> {

@@ -32,9 +32,10 @@ pub use fire::{FireEvent, FireInput};
 
 use crate::config::{Diagnostic, SettingsSource};
 use crate::event::{EVENT_COUNT, HookEvent};
+use crate::listing::HookListing;
 use crate::planner::{EventHooks, Plan};
 use crate::result::AggregatedHookResult;
-use crate::runner::{Hook, RunContext};
+use crate::runner::{RunContext, RunnableHook};
 use crate::trace::TraceSink;
 use crate::trust::TrustKey;
 
@@ -46,13 +47,13 @@ pub struct HookSystem {
     sticky_blocks: bool,
     fail_closed: bool,
     serve_limits: crate::config::ServeLimits,
-    events: [EventHooks<Hook>; EVENT_COUNT],
+    events: [EventHooks<RunnableHook>; EVENT_COUNT],
     /// The `CLAUDE_ENV_FILE` hookhost made for this session, if any.
     env_file: Option<PathBuf>,
     /// What the settings' switch leaves unrun (see [`HookSystem::switched_off`]).
     switched_off: Vec<Diagnostic>,
     /// Hooks of events hookhost does not know ([`HookEvent::Other`]), by name.
-    others: Vec<(Arc<str>, EventHooks<Hook>)>,
+    others: Vec<(Arc<str>, EventHooks<RunnableHook>)>,
     ctx: Arc<RunContext>,
     session_id: String,
     transcript_path: String,
@@ -133,9 +134,67 @@ impl HookSystem {
         &self.ctx.project_dir
     }
 
-    /// The hooks registered for `event`, in priority order (duplicates included).
-    pub fn hooks(&self, event: HookEvent) -> impl Iterator<Item = &Hook> {
+    /// The hooks registered for `event`, in priority order (duplicates included);
+    /// public for the tests (feature `internals`).
+    #[cfg(feature = "internals")]
+    #[doc(hidden)]
+    pub fn hooks(&self, event: HookEvent) -> impl Iterator<Item = &RunnableHook> {
         self.events[event.index()].iter().map(|r| r.hook.as_ref())
+    }
+
+    #[cfg(not(feature = "internals"))]
+    pub(crate) fn hooks(&self, event: HookEvent) -> impl Iterator<Item = &RunnableHook> {
+        self.events[event.index()].iter().map(|r| r.hook.as_ref())
+    }
+
+    /// How many hooks are registered for `event` — a [`HookEvent`] or an agent's
+    /// event name — duplicates included: at most this many run in one fire.
+    pub fn hook_count<'a>(&self, event: impl Into<FireEvent<'a>>) -> usize {
+        let known = match event.into() {
+            FireEvent::Known(event) => event,
+            FireEvent::Named(name) => match crate::dialect::parse_event(name) {
+                Some((event, _)) => event,
+                None => {
+                    return self
+                        .others
+                        .iter()
+                        .find(|(other, _)| **other == *name)
+                        .map_or(0, |(_, hooks)| hooks.iter().count());
+                }
+            },
+        };
+        self.events[known.index()].iter().count()
+    }
+
+    /// What `hookhost check` lists: every registered hook per event, in execution
+    /// order, duplicates marked.
+    pub fn hook_listing(&self) -> HookListing {
+        crate::listing::list(self)
+    }
+
+    /// The `source` references of the plugin hooks of the LLxprt events (what
+    /// `hookhost lock` and `install` fetch).
+    pub fn source_references(&self) -> std::collections::BTreeSet<String> {
+        HookEvent::LLXPRT
+            .iter()
+            .flat_map(|event| self.hooks(*event))
+            .filter_map(|hook| match &hook.entry.spec.kind {
+                crate::config::HookKind::Plugin(p) => {
+                    p.source.as_ref().map(|s| s.reference.clone())
+                }
+                crate::config::HookKind::Command { .. } => None,
+            })
+            .collect()
+    }
+
+    pub(crate) fn registered(&self, event: HookEvent) -> &EventHooks<RunnableHook> {
+        &self.events[event.index()]
+    }
+
+    pub(crate) fn registered_others(
+        &self,
+    ) -> impl Iterator<Item = (&str, &EventHooks<RunnableHook>)> {
+        self.others.iter().map(|(name, hooks)| (&**name, hooks))
     }
 
     /// Whether a fire of `event` would run any hook; `subject` is the value of the
@@ -226,17 +285,10 @@ impl HookSystem {
         }
     }
 
-    /// The hooks registered under event names hookhost does not know, by name.
-    pub fn other_hooks(&self) -> impl Iterator<Item = (&str, impl Iterator<Item = &Hook>)> {
-        self.others
-            .iter()
-            .map(|(name, hooks)| (&**name, hooks.iter().map(|r| r.hook.as_ref())))
-    }
-
     async fn run_plan(
         &self,
         event: HookEvent,
-        plan: Plan<Hook>,
+        plan: Plan<RunnableHook>,
         mut input: Map<String, Value>,
     ) -> AggregatedHookResult {
         let start = Instant::now();

@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 use crate::chain;
 use crate::dialect::Dialect;
 use crate::event::HookEvent;
-use crate::runner::{Hook, HookExecutionResult, RunContext};
+use crate::runner::{HookExecutionResult, RunContext, RunnableHook};
 
 /// Runs `hooks` concurrently; results in the hooks' order.
 ///
@@ -19,7 +19,7 @@ use crate::runner::{Hook, HookExecutionResult, RunContext};
 /// workers ([`super::fanout`]).
 pub(crate) async fn run_parallel(
     event: HookEvent,
-    hooks: &[Arc<Hook>],
+    hooks: &[Arc<RunnableHook>],
     input: &Map<String, Value>,
     ctx: &Arc<RunContext>,
 ) -> Vec<HookExecutionResult> {
@@ -45,7 +45,7 @@ pub(crate) async fn run_parallel(
 /// the next, and a block ends the chain.
 pub(crate) async fn run_sequential(
     event: HookEvent,
-    hooks: &[Arc<Hook>],
+    hooks: &[Arc<RunnableHook>],
     input: &mut Map<String, Value>,
     ctx: &RunContext,
 ) -> Vec<HookExecutionResult> {
@@ -67,7 +67,7 @@ pub(crate) async fn run_sequential(
 }
 
 /// The stdin bytes for `hook`: the input in the hook's dialect.
-fn serialize_for(hook: &Hook, event: HookEvent, input: &Map<String, Value>) -> Arc<[u8]> {
+fn serialize_for(hook: &RunnableHook, event: HookEvent, input: &Map<String, Value>) -> Arc<[u8]> {
     match hook.entry.dialect.input_for_hook(event, input) {
         Some(translated) => serialize(&translated),
         None => serialize(input),

@@ -59,14 +59,14 @@ impl JsonSchema for Events {
             groups.insert("description".into(), description.into());
             properties.insert(name.to_owned(), groups.to_value());
         };
-        for event in HookEvent::ALL {
+        for event in HookEvent::LLXPRT {
             add(event.as_str(), format!("{event} hooks."), generator);
         }
         for (name, event) in CLAUDE_EVENTS {
-            if HookEvent::ALL.iter().any(|e| e.as_str() == name) {
+            if HookEvent::LLXPRT.iter().any(|e| e.as_str() == name) {
                 continue;
             }
-            let description = if HookEvent::ALL.contains(&event) {
+            let description = if HookEvent::LLXPRT.contains(&event) {
                 format!(
                     "Claude Code's name for {event}: these hooks see Claude's \
                      hook_event_name and tool names."
@@ -182,7 +182,7 @@ fn resolve(
 
 /// Every event name hookhost knows, for "did you mean".
 fn known_event_names() -> impl Iterator<Item = &'static str> {
-    HookEvent::ALL
+    HookEvent::LLXPRT
         .iter()
         .map(|e| e.as_str())
         .chain(CLAUDE_EVENTS.iter().map(|(n, _)| *n))

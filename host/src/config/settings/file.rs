@@ -10,7 +10,7 @@ use super::field::{Field, Section, known_keys};
 use super::report::Report;
 use super::value::{Count, show};
 use super::{ParsedSettings, ServeLimits};
-use crate::config::hook::VerifyRule;
+use crate::config::spec::VerifyRule;
 use crate::config::source::SettingsFormat;
 use crate::distribution::reference::SCHEME;
 

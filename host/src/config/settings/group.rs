@@ -8,7 +8,7 @@ use serde::Deserialize;
 
 use super::HookEntry;
 use super::field::{Field, Section};
-use super::hook::{self, Hook};
+use super::hook_settings::{self, HookSettings};
 use super::report::Report;
 use crate::dialect::Dialect;
 use crate::event::HookEvent;
@@ -27,7 +27,7 @@ pub(crate) struct Group {
     /// Run the hooks one by one, each seeing the previous answer (default false).
     sequential: Field<Option<bool>>,
     /// The hooks, in order.
-    hooks: Field<Vec<Section<Hook>>>,
+    hooks: Field<Vec<Section<HookSettings>>>,
 }
 
 /// Appends the hooks of `group` (at `at`, e.g. `hooks.BeforeTool[0]`) that can run.
@@ -77,7 +77,7 @@ pub(super) fn entries(
     let matcher = matcher(event, dialect, at, matcher_raw.flatten().as_deref(), report);
     for (h, hook) in hooks.into_iter().enumerate() {
         let location = format!("{at}.hooks[{h}]");
-        if let Some(spec) = hook::spec(&location, hook, report) {
+        if let Some(spec) = hook_settings::spec(&location, hook, report) {
             out.push(HookEntry {
                 event,
                 dialect,

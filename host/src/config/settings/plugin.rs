@@ -8,10 +8,10 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::field::{Field, Section};
-use super::hook::Hook;
+use super::hook_settings::HookSettings;
 use super::report::Report;
 use super::value::{Count, show};
-use crate::config::hook::{
+use crate::config::spec::{
     DEFAULT_FUEL, DEFAULT_MEMORY_LIMIT, HookKind, ModuleSource, PluginConfig, Preopen,
 };
 use crate::distribution::reference::ModuleRef;
@@ -47,7 +47,7 @@ pub(crate) struct PreopenSettings {
 }
 
 /// Checks the plugin fields of `hook`; `None` (with errors) when it cannot run.
-pub(super) fn config(at: &str, hook: Hook, report: &mut Report<'_>) -> Option<HookKind> {
+pub(super) fn config(at: &str, hook: HookSettings, report: &mut Report<'_>) -> Option<HookKind> {
     let mut ok = true;
     let verify_given = !hook.verify.is_absent();
     let (path, source) = match (hook.path, hook.source) {

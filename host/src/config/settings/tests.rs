@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 use super::{ParsedSettings, parse_settings};
 use crate::config::diagnostic::Diagnostic;
-use crate::config::hook::HookKind;
+use crate::config::spec::HookKind;
 use crate::config::source::{SettingsSource, SourceKind};
 
 fn parse(settings: Value) -> ParsedSettings {
@@ -114,7 +114,7 @@ fn unknown_keys_are_warnings_with_their_path_and_the_hook_still_loads() {
     assert_eq!(parsed.entries.len(), 2);
     assert_eq!(
         parsed.entries[0].spec.timeout,
-        crate::config::DEFAULT_TIMEOUT
+        crate::config::spec::DEFAULT_TIMEOUT
     );
 }
 
@@ -170,7 +170,7 @@ fn claude_timeouts_are_seconds_and_huge_ones_are_clamped() {
     ]}]}});
     let parsed = parse_settings(&settings.to_string(), Arc::new(source), project);
     assert_eq!(parsed.entries[0].spec.timeout, Duration::from_secs(10));
-    assert_eq!(parsed.entries[1].spec.timeout, super::hook::MAX_TIMEOUT);
+    assert_eq!(parsed.entries[1].spec.timeout, super::hook_settings::MAX_TIMEOUT);
     assert_eq!(parsed.enable_hooks, Some(true));
     assert!(
         messages(&parsed, false)[0].ends_with("longer than the maximum of 24 hours; clamped to it"),

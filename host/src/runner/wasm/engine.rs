@@ -127,6 +127,8 @@ pub struct WasmEngine(Arc<State>);
 struct State {
     engine: Engine,
     options: EngineOptions,
+    /// Read by the tests (through `internals`): which layout the pool got.
+    #[cfg_attr(not(feature = "internals"), allow(dead_code))]
     layout: MemoryLayout,
     /// The largest linear memory this engine can give a guest (unbounded on
     /// demand: the limiter decides).
@@ -213,6 +215,7 @@ impl WasmEngine {
     }
 
     /// How this engine lays out linear memories.
+    #[cfg(feature = "internals")]
     pub fn memory_layout(&self) -> MemoryLayout {
         self.0.layout
     }

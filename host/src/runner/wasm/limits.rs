@@ -54,6 +54,7 @@ impl Limiter {
     }
 
     /// Bytes of the budget in use (memories plus tables).
+    #[cfg(test)]
     pub fn used(&self) -> usize {
         self.used
     }

@@ -26,7 +26,9 @@ pub mod plugin;
 pub mod preopen;
 pub mod sandbox;
 pub mod stamp;
+pub mod inspect;
 
+#[cfg(feature = "internals")]
 pub use cache::CacheStatus;
 pub use detect::WasmKind;
 pub use engine::{EngineOptions, WasmEngine};

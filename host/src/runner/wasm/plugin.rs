@@ -14,15 +14,14 @@ use std::time::{Duration, Instant};
 use wasmtime::{Store, Trap};
 use wasmtime_wasi::I32Exit;
 
+#[cfg(feature = "internals")]
 use super::cache::CacheStatus;
-use super::detect::WasmKind;
 use super::limits::Limiter;
 use super::module::{Compiled, Entry};
 use super::sandbox::{ComponentState, MAX_GUEST_HANDLES, ModuleState, context};
 use crate::config::PluginConfig;
 use crate::runner::{HookFailure, RawOutcome, RunContext, Status};
 
-pub use super::module::MAX_PLUGIN_BYTES;
 
 /// A plugin ready to run: one hook's settings over a shared compiled module.
 pub struct Plugin {
@@ -76,16 +75,13 @@ impl Plugin {
     }
 
     /// Whether both run the same compiled module (the same file, loaded once).
+    #[cfg(feature = "internals")]
     pub fn shares_module_with(&self, other: &Plugin) -> bool {
         Arc::ptr_eq(&self.compiled, &other.compiled)
     }
 
-    /// Component or module.
-    pub fn kind(&self) -> WasmKind {
-        self.compiled.kind
-    }
-
     /// What the compile cache did when this plugin was loaded.
+    #[cfg(feature = "internals")]
     pub fn cache_status(&self) -> CacheStatus {
         self.compiled.cache
     }
@@ -93,11 +89,6 @@ impl Plugin {
     /// Imports outside the granted set (e.g. wasi:sockets, which is denied).
     pub fn ungranted_imports(&self) -> &[String] {
         &self.compiled.ungranted
-    }
-
-    /// The SHA-256 of the file.
-    pub fn digest(&self) -> &[u8; 32] {
-        &self.compiled.digest
     }
 
     /// Runs the plugin once with `input` on stdin, within `timeout`.

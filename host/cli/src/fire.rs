@@ -8,28 +8,20 @@ use hookhost::dialect::Dialect;
 use hookhost::{AggregatedHookResult, HookEvent, HookSystem};
 use serde_json::{Map, Value};
 
-use super::SettingsArgs;
+use crate::{Failure, Outcome, SettingsArgs};
 
-pub fn run(event: HookEvent, dialect: Dialect, settings: &SettingsArgs, explain: bool) -> ExitCode {
+pub fn run(event: HookEvent, dialect: Dialect, settings: &SettingsArgs, explain: bool) -> Outcome {
     let mut notes = Vec::new();
-    let input = match read_input() {
-        Ok(mut input) => {
-            if let Some(note) = event_name_mismatch(event, dialect, &mut input) {
-                notes.push(note);
-            }
-            dialect.canonicalize_input(event, &mut input);
-            notes.extend(dialect.unknown_tool_note(&input));
-            input
-        }
-        Err(e) => {
-            eprintln!("hookhost: {e:#}");
-            return ExitCode::from(1);
-        }
-    };
+    let mut input = read_input().map_err(Failure::chain)?;
+    if let Some(note) = event_name_mismatch(event, dialect, &mut input) {
+        notes.push(note);
+    }
+    dialect.canonicalize_input(event, &mut input);
+    notes.extend(dialect.unknown_tool_note(&input));
     for note in &notes {
         eprintln!("hookhost: warning: {note}");
     }
-    match fire(event, settings, input, explain, notes) {
+    Ok(match fire(event, settings, input, explain, notes) {
         Ok(blocked) => ExitCode::from(if blocked { 2 } else { 0 }),
         Err(e) => {
             // Infrastructure errors fail open (seeds/001 §9), like a failed hook.
@@ -39,7 +31,7 @@ pub fn run(event: HookEvent, dialect: Dialect, settings: &SettingsArgs, explain:
             let _ = writeln!(std::io::stdout(), "{fallback}");
             ExitCode::SUCCESS
         }
-    }
+    })
 }
 
 /// A body whose `hook_event_name` names another event than the one fired: the
@@ -86,7 +78,7 @@ fn fire(
     result.warnings.splice(0..0, notes);
     report_env_file(&system);
     if explain {
-        super::explain::print(&result);
+        eprint!("{}", result.explain());
     }
     let mut stdout = std::io::stdout().lock();
     serde_json::to_writer(&mut stdout, &result)?;
@@ -131,7 +123,7 @@ fn fire_built(
         eprintln!("hookhost: {diagnostic}");
     }
     let load_errors = load_errors(system);
-    let runtime = super::fire_runtime(system.hooks(event).count())?;
+    let runtime = super::fire_runtime(system.hook_count(event))?;
     let mut result = runtime.block_on(system.fire(event, input));
     if !load_errors.is_empty() {
         result.errors.splice(0..0, load_errors);

@@ -1,14 +1,17 @@
-//! `hookhost fire --explain`: why the hooks decided what they did, as a table on
-//! stderr (stdout stays the one JSON object of the contract).
+//! Why the hooks of one fire decided what they did, as a table (`hookhost fire
+//! --explain` prints it on stderr; stdout stays the one JSON object of the contract).
 
 use std::fmt::Write as _;
 
-use hookhost::AggregatedHookResult;
-use hookhost::runner::HookExecutionResult;
+use super::{AggregatedHookResult, HookExecutionResult};
+use crate::text::clip;
 
-/// Writes the table for `result` to stderr.
-pub fn print(result: &AggregatedHookResult) {
-    eprint!("{}", render(result));
+impl AggregatedHookResult {
+    /// The table `hookhost fire --explain` prints: one row per hook that ran (outcome,
+    /// time, fuel, decision, reason or stderr, where it comes from), then the verdict.
+    pub fn explain(&self) -> String {
+        render(self)
+    }
 }
 
 fn render(result: &AggregatedHookResult) -> String {
@@ -92,15 +95,5 @@ fn detail(e: &HookExecutionResult) -> String {
         (false, true) => reason.to_owned(),
         (true, false) => format!("stderr: {stderr}"),
         (true, true) => String::new(),
-    }
-}
-
-fn clip(text: &str, width: usize) -> String {
-    if text.chars().count() <= width {
-        text.to_owned()
-    } else {
-        let mut clipped: String = text.chars().take(width - 1).collect();
-        clipped.push('…');
-        clipped
     }
 }

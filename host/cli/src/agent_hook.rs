@@ -24,48 +24,42 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use hookhost::NESTED_ENV;
 use hookhost::dialect::{Dialect, parse_event, reply};
-use hookhost::runner::NESTED_ENV;
 use hookhost::{AggregatedHookResult, HookEvent};
 use serde_json::{Map, Value};
 
-use super::SettingsArgs;
 use super::fire::read_input;
+use crate::{Failure, Outcome, SettingsArgs};
 
-pub fn run(settings: &SettingsArgs, fail_closed: bool) -> ExitCode {
+pub fn run(settings: &SettingsArgs, fail_closed: bool) -> Outcome {
     if let Some(value) = std::env::var_os(NESTED_ENV) {
         if runs_inside_hookhost(&value.to_string_lossy()) {
             tracing::info!("`hookhost hook` runs as a hook of hookhost; not recursing");
             println!("{{}}");
-            return ExitCode::SUCCESS;
+            return Ok(ExitCode::SUCCESS);
         }
         tracing::info!(
             "ignoring {NESTED_ENV}={:?}: it does not name the process that started this one",
             value.to_string_lossy()
         );
     }
-    let input = match read_input() {
-        Ok(input) if input.is_empty() => {
-            eprintln!(
-                "hookhost hook: stdin is empty; expected the agent's hook input (a JSON object \
-                 with hook_event_name) — register `hookhost hook` as a command hook of the agent"
-            );
-            return ExitCode::from(1);
-        }
-        Ok(input) => input,
-        Err(e) => {
-            eprintln!("hookhost hook: {e:#}");
-            return ExitCode::from(1);
-        }
-    };
+    let input = read_input().map_err(|e| Failure::of(HOOK, format_args!("{e:#}")))?;
+    if input.is_empty() {
+        return Err(Failure::of(
+            HOOK,
+            "stdin is empty; expected the agent's hook input (a JSON object with \
+             hook_event_name) — register `hookhost hook` as a command hook of the agent",
+        ));
+    }
     let name = match input.get("hook_event_name").and_then(Value::as_str) {
         Some(name) if !name.is_empty() => name.to_owned(),
         _ => {
-            eprintln!(
-                "hookhost hook: the input has no hook_event_name; is `hookhost hook` registered \
-                 as a hook of Claude Code, Gemini CLI or LLxprt Code?"
-            );
-            return ExitCode::from(1);
+            return Err(Failure::of(
+                HOOK,
+                "the input has no hook_event_name; is `hookhost hook` registered as a hook of \
+                 Claude Code, Gemini CLI or LLxprt Code?",
+            ));
         }
     };
     let (event, dialect) = match parse_event(&name) {
@@ -88,8 +82,11 @@ pub fn run(settings: &SettingsArgs, fail_closed: bool) -> ExitCode {
             (result, fail_closed)
         }
     };
-    answer(event, dialect, &name, result, fail_closed)
+    Ok(answer(event, dialect, &name, result, fail_closed))
 }
+
+/// How this command's failures are prefixed.
+const HOOK: &str = "hookhost hook";
 
 /// Builds the system and fires once; load problems are logged, and the errors among
 /// them (a file that does not parse, hooks that will not run) join `errors`. Also
@@ -113,12 +110,9 @@ fn fire(
         }
     }
     let hooks = if event == HookEvent::Other {
-        system
-            .other_hooks()
-            .find(|(other, _)| *other == name)
-            .map_or(0, |(_, hooks)| hooks.count())
+        system.hook_count(name)
     } else {
-        system.hooks(event).count()
+        system.hook_count(event)
     };
     let runtime = super::fire_runtime(hooks)?;
     let mut result = if event == HookEvent::Other {

@@ -24,31 +24,22 @@ use hookhost::AggregatedHookResult;
 use hookhost::dialect::parse_event;
 use serde_json::Value;
 
-use super::SettingsArgs;
+use crate::{Failure, Outcome, SettingsArgs};
 
-pub fn run(dir: &Path, settings: &SettingsArgs) -> ExitCode {
-    let cases = match cases(dir) {
-        Ok(cases) if !cases.is_empty() => cases,
-        Ok(_) => {
-            eprintln!("hookhost: no *.json cases in {}", dir.display());
-            return ExitCode::from(1);
-        }
-        Err(e) => {
-            eprintln!("hookhost: cannot read {}: {e}", dir.display());
-            return ExitCode::from(1);
-        }
-    };
+pub fn run(dir: &Path, settings: &SettingsArgs) -> Outcome {
+    let cases = cases(dir)
+        .map_err(|e| Failure::from(format_args!("cannot read {}: {e}", dir.display())))?;
+    if cases.is_empty() {
+        return Err(Failure::from(format_args!(
+            "no *.json cases in {}",
+            dir.display()
+        )));
+    }
     let system = settings.builder().build();
     for d in system.diagnostics() {
         eprintln!("hookhost: {d}");
     }
-    let runtime = match super::runtime() {
-        Ok(runtime) => runtime,
-        Err(e) => {
-            eprintln!("hookhost: {e:#}");
-            return ExitCode::from(1);
-        }
-    };
+    let runtime = super::runtime()?;
     // A hook that could not load is a policy that never ran: every case says so.
     let load_errors = super::fire::load_errors(&system);
     let mut failed = 0;
@@ -75,7 +66,7 @@ pub fn run(dir: &Path, settings: &SettingsArgs) -> ExitCode {
     }
     runtime.shutdown_background();
     println!("{} passed, {failed} failed", cases.len() - failed);
-    ExitCode::from(if failed == 0 { 0 } else { 1 })
+    Ok(ExitCode::from(if failed == 0 { 0 } else { 1 }))
 }
 
 fn cases(dir: &Path) -> std::io::Result<Vec<PathBuf>> {

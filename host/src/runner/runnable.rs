@@ -23,14 +23,14 @@ pub enum Runner {
 /// runner, the timeout and the run context; the rest is applied after
 /// ([`apply_policy`]).
 #[derive(Debug)]
-pub struct Hook {
+pub struct RunnableHook {
     /// The hook as configured.
     pub entry: HookEntry,
     /// What runs.
     pub runner: Runner,
 }
 
-impl Hook {
+impl RunnableHook {
     /// Runs the hook once with `input` on stdin: what happened.
     pub async fn run(&self, input: Arc<[u8]>, ctx: &RunContext) -> RawOutcome {
         let timeout = self.entry.spec.timeout;

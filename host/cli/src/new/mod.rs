@@ -10,13 +10,15 @@
 //! The Rust scaffold depends on `hookhost-guest`, which is not published: its
 //! `Cargo.toml` gets a `path` dependency on `$HOOKHOST_GUEST_SDK` when that is
 //! set, else on the `guest-sdk/` of the source tree this binary was built
-//! from (`CARGO_MANIFEST_DIR/../guest-sdk`), with a warning when that
+//! from (`CARGO_MANIFEST_DIR/../../guest-sdk`), with a warning when that
 //! directory does not exist (a binary copied to another machine). The Python
 //! and JavaScript scaffolds get a copy of `wit/` (the plugin world).
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+use crate::{Failure, Outcome};
 
 mod templates;
 
@@ -98,17 +100,10 @@ impl Language {
 
 /// Writes a new `language` plugin project named `name` (empty: the
 /// directory's name) into `dir`, which must not exist or be empty.
-pub fn run(language: &str, dir: &Path, name: &str) -> ExitCode {
-    match scaffold(language, dir, name) {
-        Ok(report) => {
-            print!("{report}");
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("hookhost new: {e}");
-            ExitCode::from(1)
-        }
-    }
+pub fn run(language: &str, dir: &Path, name: &str) -> Outcome {
+    let report = scaffold(language, dir, name).map_err(|e| Failure::of("hookhost new", e))?;
+    print!("{report}");
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Does the work of [`run`]; returns what to print.
@@ -199,7 +194,7 @@ fn check_name(name: &str) -> Result<(), String> {
 fn guest_sdk() -> (PathBuf, bool) {
     let path = match std::env::var_os(GUEST_SDK_ENV) {
         Some(dir) if !dir.is_empty() => PathBuf::from(dir),
-        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("../guest-sdk"),
+        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../guest-sdk"),
     };
     match path.canonicalize() {
         Ok(canonical) if canonical.join("Cargo.toml").is_file() => (canonical, true),

@@ -1,11 +1,11 @@
-//! Command-line parsing, logging set-up, and the mapping of outcomes to exit codes:
-//! 0 ok, 2 blocked (`fire`), 1 usage errors and `check` failures.
+//! The `hookhost` command: argument parsing, logging set-up, and the mapping of
+//! outcomes to exit codes: 0 ok, 2 blocked (`fire`), 1 usage errors and `check`
+//! failures. Every command is a thin layer over the `hookhost` library.
 
+mod agent_hook;
 mod args;
 mod check;
-mod explain;
 mod fire;
-mod hook;
 mod init;
 mod inspect;
 mod new;
@@ -17,6 +17,7 @@ mod trust;
 use std::process::ExitCode;
 
 use clap::Parser;
+use hookhost::distribution::fetch::FetchMode;
 
 pub use args::SettingsArgs;
 use args::{Cli, Command, PluginCommand};
@@ -24,8 +25,7 @@ use args::{Cli, Command, PluginCommand};
 /// The environment variable that sets the log filter (e.g. `HOOKHOST_LOG=debug`).
 pub const LOG_ENV: &str = "HOOKHOST_LOG";
 
-/// Runs the command line.
-pub fn main() -> ExitCode {
+fn main() -> ExitCode {
     init_logging();
     raise_descriptor_limit();
     let cli = match Cli::try_parse() {
@@ -43,7 +43,7 @@ pub fn main() -> ExitCode {
             };
         }
     };
-    match cli.command {
+    let outcome = match cli.command {
         Command::Fire {
             event: (event, dialect),
             explain,
@@ -52,7 +52,7 @@ pub fn main() -> ExitCode {
         Command::Hook {
             settings,
             fail_closed,
-        } => hook::run(&settings, fail_closed),
+        } => agent_hook::run(&settings, fail_closed),
         Command::Trust { settings, list } => trust::run(&settings, list),
         Command::Init { project_dir, force } => init::run(&project_dir, force),
         Command::New {
@@ -79,28 +79,15 @@ pub fn main() -> ExitCode {
                 max_in_flight.map(|n| n as usize),
                 max_processes.map(|n| n as usize),
             );
-            let served = runtime().and_then(|rt| {
-                let served = rt.block_on(serve::run(settings.builder(), options));
-                // A thread still blocked writing to a client that stopped reading
-                // must not hold the exit up (dropping the runtime would wait for it).
-                rt.shutdown_timeout(std::time::Duration::from_secs(1));
-                served
-            });
-            match served {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("hookhost: {e:#}");
-                    ExitCode::from(1)
-                }
-            }
+            serve(settings, options)
         }
         Command::Lock {
             settings,
             update,
             registry,
-        } => registry::fetch(&settings, registry::Fetch::Lock { update }, &registry),
+        } => registry::fetch(&settings, FetchMode::Lock { update }, &registry),
         Command::Install { settings, registry } => {
-            registry::fetch(&settings, registry::Fetch::Install, &registry)
+            registry::fetch(&settings, FetchMode::Install, &registry)
         }
         Command::Plugin { command } => match command {
             PluginCommand::Inspect { file } => inspect::run(&file),
@@ -119,7 +106,55 @@ pub fn main() -> ExitCode {
                 registry,
             } => registry::sign(&reference, &key, &registry),
         },
+    };
+    outcome.unwrap_or_else(|failure| {
+        eprintln!("{}: {}", failure.command, failure.message);
+        ExitCode::from(1)
+    })
+}
+
+/// What a command ends with: its exit code, or a [`Failure`] that [`main`] — the one
+/// place that prints a command's error — prints and exits 1 for.
+pub type Outcome = Result<ExitCode, Failure>;
+
+/// A command's error, printed as `hookhost: MESSAGE` (or `hookhost hook: …`).
+pub struct Failure {
+    command: &'static str,
+    message: String,
+}
+
+impl Failure {
+    /// A failure of `hookhost COMMAND` (its messages say which command failed).
+    pub fn of(command: &'static str, message: impl std::fmt::Display) -> Failure {
+        Failure {
+            command,
+            message: message.to_string(),
+        }
     }
+
+    /// An `anyhow` error with its whole chain of causes.
+    pub fn chain(error: anyhow::Error) -> Failure {
+        Failure::from(format_args!("{error:#}"))
+    }
+}
+
+/// Any error's message (`Failure` itself is not `Display`, which keeps this from
+/// overlapping `From<Failure> for Failure`).
+impl<E: std::fmt::Display> From<E> for Failure {
+    fn from(error: E) -> Failure {
+        Failure::of("hookhost", error)
+    }
+}
+
+/// `hookhost serve` on a multi-threaded runtime.
+fn serve(settings: SettingsArgs, options: serve::Requested) -> Outcome {
+    let rt = runtime()?;
+    let served = rt.block_on(serve::run(settings.builder(), options));
+    // A thread still blocked writing to a client that stopped reading must not hold
+    // the exit up (dropping the runtime would wait for it).
+    rt.shutdown_timeout(std::time::Duration::from_secs(1));
+    served.map_err(Failure::chain)?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `--claude-settings FILE`: the flag takes no value, and clap only says
@@ -164,10 +199,10 @@ fn init_logging() {
 }
 
 /// A multi-threaded runtime for the hooks.
-pub fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
-    Ok(tokio::runtime::Builder::new_multi_thread()
+pub fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
         .enable_all()
-        .build()?)
+        .build()
 }
 
 /// The runtime for one fire that may run `hooks` hooks (`hookhost fire`, `hookhost
@@ -175,11 +210,17 @@ pub fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
 /// worker threads it would not use was ~0.2 ms of kernel time in every such process
 /// (docs/PERFORMANCE.md, "Process start") — several on a multi-threaded runtime, so
 /// that they run in parallel.
-pub fn fire_runtime(hooks: usize) -> anyhow::Result<tokio::runtime::Runtime> {
+pub fn fire_runtime(hooks: usize) -> std::io::Result<tokio::runtime::Runtime> {
     if hooks > 1 {
         return runtime();
     }
-    Ok(tokio::runtime::Builder::new_current_thread()
+    tokio::runtime::Builder::new_current_thread()
         .enable_all()
-        .build()?)
+        .build()
+}
+
+/// Writes `text` to stdout in one go; a closed stdout (`| head`) must not panic.
+pub fn write_stdout(text: &str) {
+    use std::io::Write as _;
+    let _ = std::io::stdout().write_all(text.as_bytes());
 }

@@ -3,6 +3,8 @@
 use std::path::Path;
 use std::process::ExitCode;
 
+use crate::{Failure, Outcome};
+
 /// The example hook `init` installs (the same as `examples/shell/protect-paths.sh`).
 const PROTECT_PATHS: &str = include_str!("../../../examples/shell/protect-paths.sh");
 
@@ -27,16 +29,15 @@ const SETTINGS: &str = r#"{
 }
 "#;
 
-pub fn run(project_dir: &Path, force: bool) -> ExitCode {
+pub fn run(project_dir: &Path, force: bool) -> Outcome {
     let dir = project_dir.join(".llxprt");
     let settings = dir.join("settings.json");
     let hook = dir.join("hooks").join("protect-paths.sh");
     if settings.exists() && !force {
-        eprintln!(
-            "hookhost: {} exists; add hooks to it by hand, or rerun with --force to replace it",
+        return Err(Failure::from(format_args!(
+            "{} exists; add hooks to it by hand, or rerun with --force to replace it",
             settings.display()
-        );
-        return ExitCode::from(1);
+        )));
     }
     let written = (|| -> std::io::Result<()> {
         use std::os::unix::fs::PermissionsExt;
@@ -45,10 +46,7 @@ pub fn run(project_dir: &Path, force: bool) -> ExitCode {
         std::fs::write(&hook, PROTECT_PATHS)?;
         std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755))
     })();
-    if let Err(e) = written {
-        eprintln!("hookhost: cannot write {}: {e}", dir.display());
-        return ExitCode::from(1);
-    }
+    written.map_err(|e| Failure::from(format_args!("cannot write {}: {e}", dir.display())))?;
     println!("wrote {}", settings.display());
     println!("wrote {}", hook.display());
     println!("try it:");
@@ -56,5 +54,5 @@ pub fn run(project_dir: &Path, force: bool) -> ExitCode {
         "  echo '{{\"tool_name\":\"write_file\",\"tool_input\":{{\"file_path\":\"/etc/passwd\"}}}}' | hookhost fire BeforeTool --project-dir {} --explain",
         project_dir.display()
     );
-    ExitCode::SUCCESS
+    Ok(ExitCode::SUCCESS)
 }

@@ -12,7 +12,7 @@ use super::field::{Field, Section};
 use super::plugin::{self, PreopenSettings, VerifySettings};
 use super::report::Report;
 use super::value::{Count, show};
-use crate::config::hook::{
+use crate::config::spec::{
     DEFAULT_TIMEOUT, FailurePolicy, HookKind, HookMode, HookSpec, PluginConfig,
 };
 use crate::config::source::SettingsFormat;
@@ -49,8 +49,9 @@ pub(crate) enum HookType {
 /// One hook: a command hook or a plugin hook, chosen by `type`.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(default, rename_all = "camelCase")]
-#[schemars(transform = split_by_type)]
-pub(crate) struct Hook {
+// Named `Hook` in the schema, as before the type was renamed (docs/settings.schema.json).
+#[schemars(rename = "Hook", transform = split_by_type)]
+pub(crate) struct HookSettings {
     /// "command" or "plugin".
     #[serde(rename = "type")]
     kind: Field<HookType>,
@@ -107,7 +108,7 @@ pub(crate) struct Hook {
     pub(super) args: Field<Option<Vec<Field<String>>>>,
 }
 
-impl Hook {
+impl HookSettings {
     /// The keys of the other kind of hook that this one carries.
     fn foreign_keys(&self, kind: HookType) -> Vec<&'static str> {
         let present = match kind {
@@ -137,7 +138,7 @@ impl Hook {
 
 /// Checks one hook (at `at`, e.g. `hooks.BeforeTool[0].hooks[1]`); `None` (with
 /// errors ending "the hook is skipped") when it cannot run.
-pub(super) fn spec(at: &str, hook: Section<Hook>, report: &mut Report<'_>) -> Option<HookSpec> {
+pub(super) fn spec(at: &str, hook: Section<HookSettings>, report: &mut Report<'_>) -> Option<HookSpec> {
     let first_diagnostic = report.diagnostics.len();
     let (mut hook, unknown) = match hook {
         Section::Ok(hook, unknown) => (hook, unknown),
@@ -253,7 +254,7 @@ fn warn_unknown_keys(
         HookType::Command => "then",
         HookType::Plugin => "else",
     };
-    let schema = schemars::SchemaGenerator::default().root_schema_for::<Hook>();
+    let schema = schemars::SchemaGenerator::default().root_schema_for::<HookSettings>();
     let known: Vec<String> = schema
         .get(branch)
         .and_then(|branch| branch.get("properties"))

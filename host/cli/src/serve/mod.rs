@@ -5,7 +5,7 @@
 //! most `--max-in-flight` per stream: past that the server stops reading that
 //! stream until one is answered, so a fast client cannot queue unbounded work.
 //! Command hooks of all requests share one cap on processes (`--max-processes`, see
-//! [`hookhost::runner::slots`]), plugins the engine's pool slots; time waiting for
+//! [`hookhost::set_max_processes`]), plugins the engine's pool slots; time waiting for
 //! either is reported as `queuedMs`, not counted against a hook's timeout. Plugins
 //! stay compiled for the life of the process; settings reload on change
 //! ([`reload`]). A malformed line gets an error answer and serving goes on; a fire
@@ -60,14 +60,13 @@ impl Requested {
         Requested {
             socket,
             max_in_flight: max_in_flight.or_else(|| env(MAX_IN_FLIGHT_ENV)),
-            max_processes: max_processes
-                .or_else(|| env(hookhost::runner::slots::MAX_PROCESSES_ENV)),
+            max_processes: max_processes.or_else(|| env(hookhost::MAX_PROCESSES_ENV)),
         }
     }
 
     /// Flags and environment first, then `serve.*` in the user's settings, then the
     /// defaults.
-    fn with_settings(self, settings: hookhost::config::ServeLimits) -> Options {
+    fn with_settings(self, settings: hookhost::ServeLimits) -> Options {
         Options {
             socket: self.socket,
             max_in_flight: self
@@ -82,7 +81,7 @@ impl Requested {
 
 pub async fn run(builder: HookSystemBuilder, requested: Requested) -> anyhow::Result<()> {
     let mut term = Terminate::install();
-    if let Err(e) = hookhost::runner::reaper::start() {
+    if let Err(e) = hookhost::start_reaper() {
         eprintln!(
             "hookhost: cannot start the reaper ({e}); what hooks start may outlive a killed server"
         );
@@ -91,7 +90,7 @@ pub async fn run(builder: HookSystemBuilder, requested: Requested) -> anyhow::Re
     // Settings are read once for the limits: a reload does not resize a running server.
     let options = requested.with_settings(system.current().serve_limits());
     if let Some(max) = options.max_processes {
-        hookhost::runner::slots::set_max_processes(max);
+        hookhost::set_max_processes(max);
     }
     let reloader = tokio::spawn(reload::reload_loop(builder, system.clone()));
     let served = match &options.socket {

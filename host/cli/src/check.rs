@@ -1,0 +1,34 @@
+//! `hookhost check`: validate settings, load plugins, list hooks in execution order
+//! ([`hookhost::HookListing`]). Errors, and hooks declared but not running, fail it.
+
+use std::process::ExitCode;
+
+use hookhost::Severity;
+
+use crate::{Outcome, SettingsArgs};
+
+pub fn run(settings: &SettingsArgs) -> Outcome {
+    // Load plugins even when hooks are disabled: checking them is the point.
+    let system = settings.builder().enable_hooks(true).build();
+    let mut errors = 0;
+    for d in system.diagnostics() {
+        if d.severity == Severity::Error || d.unenforced {
+            errors += 1;
+        }
+        eprintln!("{d}");
+    }
+    if !system.enabled_in_settings() {
+        // Declared hooks that will not run: the most dangerous silent state.
+        for d in system.switched_off() {
+            errors += 1;
+            eprintln!("{d}");
+        }
+    }
+    // Written once: a closed stdout (`| head`) must not panic.
+    crate::write_stdout(&system.hook_listing().to_string());
+    if errors > 0 {
+        eprintln!("{errors} error(s)");
+        return Ok(ExitCode::from(1));
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,130 @@
+//! `hookhost lock [--update]` and `hookhost install`: every `source` reference of the
+//! effective settings, fetched into the module store, and the lock file that results.
+//!
+//! The algorithm lives here, the printing in the CLI: each reference's outcome is
+//! handed to a callback as it completes ([`Fetched`]), and the caller saves the
+//! returned lock (or not: `install` never writes it).
+
+use std::collections::BTreeSet;
+
+use super::client::{ClientError, ClientOptions, RegistryClient};
+use super::lock::{LOCK_VERSION, LockFile, LockedModule};
+use super::reference::ModuleRef;
+use super::store::ModuleStore;
+
+/// What [`fetch`] does with the lock file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum FetchMode {
+    /// `hookhost lock [--update]`: resolve, fetch, make the new lock.
+    Lock {
+        /// Re-resolve tags that are already locked.
+        update: bool,
+    },
+    /// `hookhost install`: fetch exactly what the lock (or a digest in the
+    /// reference) names; a tag without a lock entry is an error (a fresh clone gets
+    /// the reviewed digests, never a moved tag).
+    Install,
+}
+
+/// How one reference came out.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Fetched<'a> {
+    /// Fetched into the store (from the registry, or found there by digest).
+    Done {
+        /// The reference as configured.
+        reference: &'a ModuleRef,
+        /// The manifest digest it resolved to.
+        digest: &'a str,
+        /// The module's size in bytes.
+        size: u64,
+    },
+    /// `install`: a tag the lock does not name.
+    NotLocked {
+        /// The reference as configured.
+        text: &'a str,
+    },
+    /// The registry or the store failed.
+    Failed(&'a ClientError),
+}
+
+/// The result of a [`fetch`].
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct FetchOutcome {
+    /// The new lock: fetched tags at their digests, the old entries of tags that
+    /// failed. (`install` returns it too; it is not meant to be saved.)
+    pub lock: LockFile,
+    /// How many references could not be fetched.
+    pub failed: usize,
+}
+
+/// Fetches every reference (texts that do not parse are skipped: the settings
+/// reported them) into `store`, following `old` unless `mode` updates it; calls
+/// `report` once per reference, in order.
+pub async fn fetch(
+    references: &BTreeSet<String>,
+    mode: FetchMode,
+    old: &LockFile,
+    store: &ModuleStore,
+    options: &ClientOptions,
+    mut report: impl FnMut(Fetched<'_>),
+) -> FetchOutcome {
+    let update = mode == FetchMode::Lock { update: true };
+    let mut lock = LockFile {
+        version: LOCK_VERSION,
+        ..LockFile::default()
+    };
+    let mut failed = 0;
+    for text in references {
+        let Ok(reference) = ModuleRef::parse(text) else {
+            continue;
+        };
+        let key = reference.tagged();
+        let locked = old
+            .modules
+            .get(&key)
+            .filter(|_| !update && reference.digest.is_none());
+        if mode == FetchMode::Install && locked.is_none() && reference.digest.is_none() {
+            report(Fetched::NotLocked { text });
+            failed += 1;
+            continue;
+        }
+        let target = match locked {
+            Some(entry) => reference.at_digest(&entry.digest),
+            None => reference.clone(),
+        };
+        let pulled = match RegistryClient::new(&target, options) {
+            Ok(client) => client.pull(&target, store).await,
+            Err(e) => Err(e),
+        };
+        match pulled {
+            Ok(pulled) => {
+                report(Fetched::Done {
+                    reference: &reference,
+                    digest: &pulled.digest,
+                    size: pulled.size,
+                });
+                if reference.digest.is_none() {
+                    lock.modules.insert(
+                        key,
+                        LockedModule {
+                            digest: pulled.digest,
+                            module: pulled.module,
+                            size: pulled.size,
+                        },
+                    );
+                }
+            }
+            Err(e) => {
+                report(Fetched::Failed(&e));
+                failed += 1;
+                if let Some(entry) = old.modules.get(&key) {
+                    lock.modules.insert(key, entry.clone());
+                }
+            }
+        }
+    }
+    FetchOutcome { lock, failed }
+}

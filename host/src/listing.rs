@@ -1,0 +1,293 @@
+//! What a built [`HookSystem`] would run, per event in execution order: the listing
+//! `hookhost check` prints, as data (Codex's `list_hooks` is the model). Duplicates
+//! are marked by the planner's own rule ([`EventHooks::standings`]), so the listing
+//! cannot disagree with a fire.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::config::{HookKind, ModuleSource, is_hookhost_itself};
+use crate::event::HookEvent;
+use crate::planner::{EventHooks, Standing};
+use crate::runner::{RunnableHook, Runner};
+use crate::system::HookSystem;
+
+/// Every registered hook of a [`HookSystem`], with what it reads from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct HookListing {
+    /// `tools.enableHooks` as the settings say (before any override).
+    pub enabled: bool,
+    /// The settings files read, highest priority first (their labels).
+    pub sources: Vec<String>,
+    /// Events with at least one hook: the known ones in [`HookEvent::VARIANTS`] order,
+    /// then the names hookhost does not know.
+    pub events: Vec<ListedEvent>,
+}
+
+/// The hooks of one event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ListedEvent {
+    /// The event's name as configured.
+    pub name: String,
+    /// Its hooks in priority order, duplicates included.
+    pub hooks: Vec<ListedHook>,
+}
+
+/// One registered hook.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ListedHook {
+    /// Its place in the execution order; `None` for a duplicate, which is not run
+    /// in this place.
+    pub position: Option<usize>,
+    /// Its display name.
+    pub name: String,
+    /// `"command"` or `"plugin"`.
+    pub type_name: &'static str,
+    /// The group's matcher, for events that have a matcher field.
+    pub matcher: Option<String>,
+    /// Its timeout.
+    pub timeout: Duration,
+    /// The settings file it comes from (its label).
+    pub source: String,
+    /// Where in that file.
+    pub location: String,
+    /// How it stands among the event's duplicates.
+    pub standing: Standing,
+    /// Names in a Claude matcher that are no Claude Code tool hookhost knows.
+    pub unknown_matcher_names: Vec<String>,
+    /// Its `description`.
+    pub description: Option<String>,
+    /// What it runs.
+    pub kind: ListedKind,
+}
+
+/// What a listed hook runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ListedKind {
+    /// A shell command.
+    Command {
+        /// The command line.
+        command: String,
+        /// Whether it runs hookhost itself (`hookhost hook`).
+        is_hookhost: bool,
+    },
+    /// A Wasm plugin.
+    Plugin {
+        /// The file loaded.
+        path: PathBuf,
+        /// Its fuel limit.
+        fuel: u64,
+        /// Its memory limit in bytes.
+        memory_limit: u64,
+        /// Whether `sha256` pins it.
+        pinned: bool,
+        /// For a `source` module: reference, digest, size and cache state.
+        source: Option<String>,
+        /// Why it cannot run, if it cannot.
+        not_runnable: Option<String>,
+    },
+}
+
+/// Lists `system`'s hooks.
+pub(crate) fn list(system: &HookSystem) -> HookListing {
+    let known = HookEvent::VARIANTS
+        .into_iter()
+        .filter(|e| *e != HookEvent::Other)
+        .map(|e| (e.to_string(), e, system.registered(e)));
+    let others = system
+        .registered_others()
+        .map(|(name, hooks)| (name.to_owned(), HookEvent::Other, hooks));
+    HookListing {
+        enabled: system.enabled_in_settings(),
+        sources: system.sources().iter().map(|s| s.label.clone()).collect(),
+        events: known
+            .chain(others)
+            .filter(|(_, _, hooks)| !hooks.is_empty())
+            .map(|(name, event, hooks)| ListedEvent {
+                name,
+                hooks: listed(event, hooks),
+            })
+            .collect(),
+    }
+}
+
+fn listed(event: HookEvent, hooks: &EventHooks<RunnableHook>) -> Vec<ListedHook> {
+    let mut position = 0;
+    hooks
+        .standings()
+        .map(|(registered, standing)| {
+            let hook = registered.hook.as_ref();
+            let entry = &hook.entry;
+            ListedHook {
+                position: (standing == Standing::First).then(|| {
+                    position += 1;
+                    position
+                }),
+                name: entry.spec.name.clone(),
+                type_name: entry.spec.type_name(),
+                matcher: event
+                    .matcher_field()
+                    .map(|_| entry.matcher.as_str().to_owned()),
+                timeout: entry.spec.timeout,
+                source: entry.source.label.clone(),
+                location: entry.location.clone(),
+                standing,
+                unknown_matcher_names: entry.dialect.unknown_matcher_names(entry.matcher.as_str()),
+                description: entry.spec.description.clone(),
+                kind: kind(hook),
+            }
+        })
+        .collect()
+}
+
+fn kind(hook: &RunnableHook) -> ListedKind {
+    match (&hook.entry.spec.kind, &hook.runner) {
+        (HookKind::Command { command }, _) => ListedKind::Command {
+            command: command.clone(),
+            is_hookhost: is_hookhost_itself(command),
+        },
+        (HookKind::Plugin(p), runner) => ListedKind::Plugin {
+            path: p.path.clone(),
+            fuel: p.fuel,
+            memory_limit: p.memory_limit,
+            pinned: p.sha256.is_some(),
+            source: p.source.as_ref().map(|s| describe_source(s, &p.path)),
+            not_runnable: match runner {
+                Runner::Broken(failure) => Some(failure.to_string()),
+                _ => None,
+            },
+        },
+    }
+}
+
+/// A `source` module: reference, digest, size, where it is cached and whether it is.
+fn describe_source(source: &ModuleSource, path: &Path) -> String {
+    let present = source.problem.is_none();
+    let size = std::fs::metadata(path)
+        .ok()
+        .filter(|_| present)
+        .map_or_else(
+            || "size unknown".to_owned(),
+            |m| format!("{} bytes", m.len()),
+        );
+    format!(
+        "source: {}  digest {}  {size}  cached at {} ({})",
+        source.reference,
+        source.digest.as_deref().unwrap_or("not locked"),
+        path.display(),
+        if present { "present" } else { "missing" }
+    )
+}
+
+/// The listing as `hookhost check` prints it on stdout.
+impl fmt::Display for HookListing {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let state = if self.enabled { "enabled" } else { "disabled" };
+        writeln!(f, "hooks are {state} (tools.enableHooks)")?;
+        if self.sources.is_empty() {
+            writeln!(f, "no settings files found")?;
+        }
+        for source in &self.sources {
+            writeln!(f, "read {source}")?;
+        }
+        for event in &self.events {
+            writeln!(f, "\n{}:", event.name)?;
+            for hook in &event.hooks {
+                write!(f, "{hook}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// One hook as `hookhost check` lists it: a line, then indented details.
+impl fmt::Display for ListedHook {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.position {
+            Some(n) => write!(f, "{n:4}")?,
+            None => write!(f, "   -")?,
+        }
+        let matcher = self
+            .matcher
+            .as_ref()
+            .map(|m| format!("  matcher {m}"))
+            .unwrap_or_default();
+        writeln!(
+            f,
+            ". {} [{}]{matcher}  timeout {} ms  from {} {}",
+            self.name,
+            self.type_name,
+            self.timeout.as_millis(),
+            self.source,
+            self.location,
+        )?;
+        let same = match self.kind {
+            ListedKind::Command { .. } => "command string",
+            ListedKind::Plugin { .. } => "plugin path and settings",
+        };
+        match self.standing {
+            Standing::ReplacesRepositoryCopy => writeln!(
+                f,
+                "        same {same} as a repository hook above: this one, from your own \
+                 settings, runs in its place"
+            )?,
+            Standing::Duplicate => writeln!(
+                f,
+                "        duplicate of an earlier hook (same {same}); not run"
+            )?,
+            Standing::First => {}
+        }
+        for name in &self.unknown_matcher_names {
+            writeln!(
+                f,
+                "        warning: matcher names {name:?}, which is no Claude Code tool \
+                 hookhost knows (known: Write, Edit, MultiEdit, Bash, …; see README)"
+            )?;
+        }
+        if let Some(description) = &self.description {
+            writeln!(f, "        {description}")?;
+        }
+        match &self.kind {
+            ListedKind::Command {
+                command,
+                is_hookhost,
+            } => {
+                writeln!(f, "        command: {command}")?;
+                if *is_hookhost {
+                    writeln!(
+                        f,
+                        "        note: this is hookhost itself (`hookhost hook`, for the agent); \
+                         run by hookhost it answers {{}} at once"
+                    )?;
+                }
+            }
+            ListedKind::Plugin {
+                path,
+                fuel,
+                memory_limit,
+                pinned,
+                source,
+                not_runnable,
+            } => {
+                let pin = if *pinned { "pinned" } else { "not pinned" };
+                writeln!(
+                    f,
+                    "        path: {}  fuel {fuel}  memoryLimit {memory_limit} bytes  sha256 {pin}",
+                    path.display(),
+                )?;
+                if let Some(source) = source {
+                    writeln!(f, "        {source}")?;
+                }
+                if let Some(failure) = not_runnable {
+                    writeln!(f, "        NOT RUNNABLE: {failure}")?;
+                }
+            }
+        }
+        Ok(())
+    }
+}

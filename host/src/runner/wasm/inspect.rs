@@ -1,0 +1,125 @@
+//! `hookhost plugin inspect FILE`: what a `.wasm` file is, what it imports, and
+//! whether hookhost can run it — found by loading it exactly as a hook's file is
+//! loaded (default limits, a fresh engine), so the answer cannot disagree with a fire.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+use super::detect::{WasmKind, imports};
+use super::engine::{EngineOptions, WasmEngine};
+use super::linker::is_granted;
+use crate::config::{DEFAULT_FUEL, DEFAULT_MEMORY_LIMIT, PluginConfig};
+
+/// What [`inspect_plugin`] found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct PluginInspection {
+    /// The file inspected.
+    pub file: PathBuf,
+    /// Its size in bytes.
+    pub size: usize,
+    /// Its SHA-256, hex (what a hook's `sha256` pins).
+    pub sha256: String,
+    /// A component or a core module; `None`: not WebAssembly.
+    pub kind: Option<WasmKind>,
+    /// Its imports, each with what hookhost links for it; `Err`: why they could not
+    /// be read. Empty when the file is not WebAssembly.
+    pub imports: Result<Vec<(String, &'static str)>, String>,
+    /// `Ok` when it loads as a hook's file would; else why not.
+    pub runnable: Result<(), String>,
+}
+
+impl PluginInspection {
+    /// Whether hookhost can run it.
+    pub fn is_runnable(&self) -> bool {
+        self.runnable.is_ok()
+    }
+}
+
+/// Inspects `file`; `Err` only when it cannot be read.
+pub fn inspect_plugin(file: &Path) -> std::io::Result<PluginInspection> {
+    let bytes = std::fs::read(file)?;
+    let mut inspection = PluginInspection {
+        file: file.to_path_buf(),
+        size: bytes.len(),
+        sha256: hex::encode(Sha256::digest(&bytes)),
+        kind: WasmKind::detect(&bytes),
+        imports: Ok(Vec::new()),
+        runnable: Err("not WebAssembly".to_owned()),
+    };
+    let Some(kind) = inspection.kind else {
+        return Ok(inspection);
+    };
+    inspection.imports = imports(&bytes)
+        .map(|names| {
+            names
+                .into_iter()
+                .map(|name| {
+                    let note = grant(kind, &name);
+                    (name, note)
+                })
+                .collect()
+        })
+        .map_err(|e| e.to_string());
+    let config = PluginConfig {
+        path: file.to_path_buf(),
+        source: None,
+        sha256: None,
+        fuel: DEFAULT_FUEL,
+        memory_limit: DEFAULT_MEMORY_LIMIT,
+        env: Vec::new(),
+        preopens: Vec::new(),
+        args: Vec::new(),
+    };
+    inspection.runnable = WasmEngine::new(&EngineOptions::default())
+        .and_then(|engine| engine.load(&config))
+        .map(|_| ())
+        .map_err(|e| e.to_string());
+    Ok(inspection)
+}
+
+/// What hookhost links for an import named `name`.
+fn grant(kind: WasmKind, name: &str) -> &'static str {
+    match kind {
+        WasmKind::Component if is_granted(name) => "granted",
+        WasmKind::Component if name.starts_with("wasi:sockets/") => {
+            "linked, network denied (every call fails)"
+        }
+        WasmKind::Component => "not provided",
+        WasmKind::Module if name.starts_with("wasi_snapshot_preview1::") => "granted",
+        WasmKind::Module => "not provided",
+    }
+}
+
+/// The report `hookhost plugin inspect` prints.
+impl fmt::Display for PluginInspection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "file: {}", self.file.display())?;
+        writeln!(f, "size: {} bytes", self.size)?;
+        writeln!(f, "sha256: {}", self.sha256)?;
+        let Some(kind) = self.kind else {
+            writeln!(f, "kind: not WebAssembly")?;
+            return writeln!(f, "runnable: no");
+        };
+        let kind = match kind {
+            WasmKind::Component => "WASI 0.2 component",
+            WasmKind::Module => "core module (WASI preview 1)",
+        };
+        writeln!(f, "kind: {kind}")?;
+        match &self.imports {
+            Ok(imports) => {
+                writeln!(f, "imports:")?;
+                for (name, note) in imports {
+                    writeln!(f, "  {name}  ({note})")?;
+                }
+            }
+            Err(e) => writeln!(f, "imports: unreadable ({e})")?,
+        }
+        match &self.runnable {
+            Ok(()) => writeln!(f, "runnable: yes"),
+            Err(e) => writeln!(f, "runnable: no — {e}"),
+        }
+    }
+}
