@@ -14,7 +14,6 @@ use hookhost::{HookEvent, HookSystem};
 use hookhost_tests as guests;
 use serde_json::{Value, json};
 
-use crate::adversarial::wasm::leb;
 use crate::common::{Project, group};
 
 /// Bytes read by this thread so far (read(2) and friends; mapped files are not
@@ -27,6 +26,20 @@ fn thread_rchar() -> u64 {
         .trim()
         .parse()
         .unwrap()
+}
+
+/// `v` as an unsigned LEB128 number (the encoding of sizes in a Wasm binary).
+fn leb(mut v: u64) -> Vec<u8> {
+    let mut out = Vec::new();
+    loop {
+        let byte = (v & 0x7f) as u8;
+        v >>= 7;
+        if v == 0 {
+            out.push(byte);
+            return out;
+        }
+        out.push(byte | 0x80);
+    }
 }
 
 /// `guest` with a custom section of `pad` bytes appended: a component as big as
