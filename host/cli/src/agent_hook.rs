@@ -118,8 +118,7 @@ fn fire(
     let mut result = if event == HookEvent::Other {
         runtime.block_on(system.fire(name, input))
     } else {
-        dialect.canonicalize_input(event, &mut input);
-        let note = dialect.unknown_tool_note(&input);
+        let note = dialect.prepare_input(event, &mut input);
         let mut result = runtime.block_on(system.fire(event, input));
         result.warnings.extend(note);
         result

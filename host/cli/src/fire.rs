@@ -16,8 +16,7 @@ pub fn run(event: HookEvent, dialect: Dialect, settings: &SettingsArgs, explain:
     if let Some(note) = event_name_mismatch(event, dialect, &mut input) {
         notes.push(note);
     }
-    dialect.canonicalize_input(event, &mut input);
-    notes.extend(dialect.unknown_tool_note(&input));
+    notes.extend(dialect.prepare_input(event, &mut input));
     for note in &notes {
         eprintln!("hookhost: warning: {note}");
     }
@@ -103,16 +102,6 @@ fn report_env_file(system: &HookSystem) {
     }
 }
 
-/// The load diagnostics that are errors: a file or hook that did not load.
-pub fn load_errors(system: &HookSystem) -> Vec<String> {
-    system
-        .diagnostics()
-        .iter()
-        .filter(|d| d.is_error())
-        .map(|d| d.message.clone())
-        .collect()
-}
-
 /// Reports load errors (stderr and `errors`) and fires once.
 fn fire_built(
     system: &HookSystem,
@@ -122,7 +111,7 @@ fn fire_built(
     for diagnostic in system.diagnostics() {
         eprintln!("hookhost: {diagnostic}");
     }
-    let load_errors = load_errors(system);
+    let load_errors = system.load_errors();
     let runtime = super::fire_runtime(system.hook_count(event))?;
     let mut result = runtime.block_on(system.fire(event, input));
     if !load_errors.is_empty() {

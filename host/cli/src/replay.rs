@@ -41,7 +41,7 @@ pub fn run(dir: &Path, settings: &SettingsArgs) -> Outcome {
     }
     let runtime = super::runtime()?;
     // A hook that could not load is a policy that never ran: every case says so.
-    let load_errors = super::fire::load_errors(&system);
+    let load_errors = system.load_errors();
     let mut failed = 0;
     for path in &cases {
         let name = path

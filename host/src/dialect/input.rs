@@ -30,6 +30,14 @@ impl Dialect {
         Some(input)
     }
 
+    /// What a caller that received `input` in this dialect does before firing it:
+    /// [`Self::canonicalize_input`], then [`Self::unknown_tool_note`] on the result
+    /// (a warning for the fire's `warnings`, if any).
+    pub fn prepare_input(self, event: HookEvent, input: &mut Map<String, Value>) -> Option<String> {
+        self.canonicalize_input(event, input);
+        self.unknown_tool_note(input)
+    }
+
     /// Rewrites an input received in this dialect into the canonical (LLxprt) one:
     /// event name and tool name.
     pub fn canonicalize_input(self, event: HookEvent, input: &mut Map<String, Value>) {

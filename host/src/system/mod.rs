@@ -97,6 +97,17 @@ impl HookSystem {
         &self.diagnostics
     }
 
+    /// The messages of the load diagnostics that are errors (a file or hook that did
+    /// not load): what a one-shot caller puts first in a fire's `errors`, so that a
+    /// policy that never ran is not mistaken for one that allowed.
+    pub fn load_errors(&self) -> Vec<String> {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| d.message.clone())
+            .collect()
+    }
+
     /// The settings files that were read.
     pub fn sources(&self) -> &[Arc<SettingsSource>] {
         &self.sources
