@@ -11,7 +11,7 @@
 use std::path::Path;
 
 use crate::config::{Diagnostic, HookEntry, HookKind, PluginConfig};
-use crate::runner::{HookFailure, Runner};
+use crate::runner::{HookFailure, LoadError, Runner};
 
 #[cfg(feature = "plugins")]
 pub use crate::runner::wasm::{EngineOptions, WasmEngine};
@@ -77,9 +77,7 @@ pub fn engine(
     {
         // Every plugin hook says so, whether hooks are on or not.
         let _ = (enabled, options, one_fire);
-        Some(Err(HookFailure::Load(
-            "hookhost was built without plugin support (feature \"plugins\")".to_owned(),
-        )))
+        Some(Err(HookFailure::Load(LoadError::Unsupported)))
     }
 }
 
@@ -99,7 +97,10 @@ pub fn load(
         Runner::Broken(failure)
     };
     if let Some(problem) = config.source.as_ref().and_then(|s| s.problem.as_ref()) {
-        return failed(HookFailure::Load(problem.clone()), diagnostics);
+        return failed(
+            HookFailure::Load(LoadError::Source(problem.clone())),
+            diagnostics,
+        );
     }
     let engine = match engine {
         Some(Ok(engine)) => engine,
@@ -107,22 +108,22 @@ pub fn load(
         Some(Err(failure)) => return Runner::Broken(failure.clone()),
         #[cfg(not(feature = "plugins"))]
         Some(Err(_)) => {
-            let failure = HookFailure::Load(format!(
-                "{}: hookhost was built without plugin support (feature \"plugins\")",
-                config.path.display()
-            ));
+            let failure = HookFailure::Load(LoadError::UnsupportedFile(config.path.clone()));
             return failed(failure, diagnostics);
         }
         None => {
-            return Runner::Broken(HookFailure::Load(
-                "not loaded: hooks are disabled".to_owned(),
-            ));
+            return Runner::Broken(HookFailure::Load(LoadError::Disabled));
         }
     };
     #[cfg(feature = "plugins")]
     {
         let loaded = crate::runner::wasm::preopen::checked(config, project_dir)
-            .map_err(|e| HookFailure::Load(format!("{}: {e}", config.path.display())))
+            .map_err(|e| {
+                HookFailure::Load(LoadError::Preopen {
+                    path: config.path.clone(),
+                    source: std::sync::Arc::new(e),
+                })
+            })
             .and_then(|config| engine.load(&config));
         match loaded {
             Ok(plugin) => {
@@ -159,7 +160,7 @@ pub fn report(engine: &Engine, diagnostics: &mut Vec<Diagnostic>) {
         ))),
         Some(Ok(engine)) => {
             if let Some(problem) = engine.cache_refused() {
-                diagnostics.push(Diagnostic::warning(problem.to_owned()));
+                diagnostics.push(Diagnostic::warning(problem.to_string()));
             }
             if let Some(cause) = engine.pool_error() {
                 diagnostics.push(Diagnostic::warning(format!(

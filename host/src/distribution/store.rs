@@ -15,7 +15,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::reference::{digest_of, parse_digest};
-use crate::private_file::{check_private, read_private_file};
+use crate::private_file::{PrivateDirError, check_private, read_private_file};
 
 /// The environment variable that moves the store.
 pub const STORE_DIR_ENV: &str = "HOOKHOST_STORE_DIR";
@@ -37,7 +37,8 @@ pub enum StoreError {
         /// The store directory.
         dir: PathBuf,
         /// Why.
-        problem: String,
+        #[source]
+        problem: PrivateDirError,
     },
     /// The object is not in the store.
     #[error("{digest} is not in the module store")]

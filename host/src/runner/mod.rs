@@ -26,7 +26,7 @@ use std::time::Duration;
 pub use crate::result::HookExecutionResult;
 pub use capture::{Captured, DEFAULT_OUTPUT_CAP, capture};
 pub use command::{DRAIN_GRACE, KILL_GRACE, NESTED_ENV, run_command};
-pub use failure::HookFailure;
+pub use failure::{HookFailure, LoadError};
 pub use hook::{Hook, Runner};
 pub use interpret::{Answer, Failed, Interpreted, interpret};
 pub use policy::apply_policy;
