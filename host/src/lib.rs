@@ -70,13 +70,13 @@ mod text;
 mod trace;
 
 pub use config::{
-    DEFAULT_FUEL, DEFAULT_MEMORY_LIMIT, Diagnostic, PluginConfig, ServeLimits, Severity,
-    settings_schema,
+    Diagnostic, ServeLimits, SettingsFormat, SettingsSource, Severity, SourceKind, settings_schema,
 };
 pub use event::{EVENT_COUNT, HookEvent, UnknownEvent};
 pub use listing::{HookListing, ListedEvent, ListedHook, ListedKind};
-pub use output::{Decision, HookOutput};
+pub use output::{Decision, FieldWarning, HookOutput};
 pub use planner::{Matcher, Standing};
+pub use plugins::EngineOptions;
 pub use result::{AggregatedHookResult, HookExecutionResult};
 #[cfg(feature = "plugins")]
 pub use runner::wasm::{
@@ -88,4 +88,4 @@ pub use runner::{
 };
 pub use system::{FireEvent, FireInput, HookSystem, HookSystemBuilder};
 pub use trace::TraceSink;
-pub use trust::TrustStore;
+pub use trust::{TrustError, TrustKey, TrustStore};

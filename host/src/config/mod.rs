@@ -23,14 +23,12 @@ pub use detect::{is_hookhost_itself, missing_program};
 pub use diagnostic::{Diagnostic, Severity};
 pub use discover::{Compat, discover, discovery_locations};
 pub use expand::PROJECT_DIR_VARS;
-pub use spec::{
-    DEFAULT_FUEL, DEFAULT_MEMORY_LIMIT, FailurePolicy, HookKind, HookMode, ModuleSource,
-    PluginConfig, VerifyRule,
-};
+pub use spec::{FailurePolicy, HookKind, HookMode, ModuleSource, PluginConfig, VerifyRule};
+// What only the Wasm runner reads.
 #[cfg(feature = "plugins")]
-pub use spec::Preopen;
+pub use spec::{DEFAULT_FUEL, DEFAULT_MEMORY_LIMIT, Preopen};
 pub use settings::{HookEntry, MAX_SETTINGS_BYTES, ServeLimits, load_file, settings_schema};
-pub use source::{SettingsSource, SourceKind};
+pub use source::{SettingsFormat, SettingsSource, SourceKind};
 // What the fuzz targets build hooks from (through `internals`).
 #[cfg(feature = "internals")]
 pub use {spec::HookSpec, settings::parse_settings};

@@ -115,7 +115,7 @@ impl RegistryClient {
             return Err(fail(format!("{} is not a Wasm file", file.display())));
         }
         .map_err(|e| fail(format!("{} cannot be packaged: {e:#}", file.display())))?;
-        let oci = oci_reference(reference).map_err(fail)?;
+        let oci = oci_reference(reference).map_err(|e| fail(e.to_string()))?;
         self.client
             .push(&oci, &self.auth, layer, config, None)
             .await
@@ -139,8 +139,11 @@ impl RegistryClient {
             problem,
         };
         let (bytes, digest) = self.manifest(reference).await?;
-        let manifest = Manifest::parse(&bytes).map_err(fail)?;
-        let layer = manifest.wasm_layer().map_err(fail)?.clone();
+        let manifest = Manifest::parse(&bytes).map_err(|e| fail(e.to_string()))?;
+        let layer = manifest
+            .wasm_layer()
+            .map_err(|e| fail(e.to_string()))?
+            .clone();
         let pinned = reference.at_digest(&digest);
         if layer.size > MAX_OBJECT_BYTES {
             return Err(fail(format!(
@@ -170,11 +173,11 @@ impl RegistryClient {
             reference: reference.to_string(),
             problem,
         };
-        let key = load_private_key(key).map_err(fail)?;
+        let key = load_private_key(key).map_err(|e| fail(e.to_string()))?;
         let (bytes, digest) = self.manifest(reference).await?;
         Manifest::parse(&bytes)
             .and_then(|m| m.wasm_layer().map(|_| ()))
-            .map_err(fail)?;
+            .map_err(|e| fail(e.to_string()))?;
         let payload = payload(reference, &digest);
         let signature = sign(&key, &payload);
         let layer = ImageLayer::new(
@@ -187,7 +190,7 @@ impl RegistryClient {
         );
         let config = Config::oci_v1(b"{}".to_vec(), None);
         let target = signature_reference(reference, &digest);
-        let oci = oci_reference(&target).map_err(fail)?;
+        let oci = oci_reference(&target).map_err(|e| fail(e.to_string()))?;
         self.client
             .as_ref()
             .push(&oci, &[layer], config, &self.auth, None)
@@ -202,7 +205,7 @@ impl RegistryClient {
             reference: reference.to_string(),
             problem,
         };
-        let oci = oci_reference(reference).map_err(fail)?;
+        let oci = oci_reference(reference).map_err(|e| fail(e.to_string()))?;
         let (bytes, _) = self
             .client
             .pull_manifest_raw(&oci, &self.auth, &ACCEPTED_MANIFESTS)
@@ -224,7 +227,7 @@ impl RegistryClient {
             reference: reference.to_string(),
             problem,
         };
-        let oci = oci_reference(reference).map_err(fail)?;
+        let oci = oci_reference(reference).map_err(|e| fail(e.to_string()))?;
         let mut blob = Vec::new();
         self.client
             .pull_blob(&oci, digest, &mut blob)
@@ -303,11 +306,16 @@ fn signature_reference(reference: &ModuleRef, digest: &str) -> ModuleRef {
     }
 }
 
-fn oci_reference(reference: &ModuleRef) -> Result<Reference, String> {
+/// A reference `oci-client` does not accept (ours is stricter, so this is rare).
+#[derive(Debug, thiserror::Error)]
+#[error("not a valid registry reference: {0}")]
+struct InvalidReference(#[source] oci_client::ParseError);
+
+fn oci_reference(reference: &ModuleRef) -> Result<Reference, InvalidReference> {
     reference
         .without_scheme()
         .parse::<Reference>()
-        .map_err(|e| format!("not a valid registry reference: {e}"))
+        .map_err(InvalidReference)
 }
 
 fn wasmparser_is_component(bytes: &[u8]) -> bool {

@@ -5,6 +5,36 @@ use sha2::{Digest, Sha256};
 /// The scheme a `source` must start with.
 pub const SCHEME: &str = "oci://";
 
+/// What a reference must look like, as error messages say it.
+const EXPECTED: &str = "expected oci://REGISTRY/REPOSITORY[:TAG][@sha256:DIGEST]";
+
+/// Why a text is not an `oci://` reference: each message quotes the text and says
+/// what is expected.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ReferenceError {
+    /// No `oci://` scheme, or no `REGISTRY/REPOSITORY`.
+    #[error("{text:?}: {EXPECTED}")]
+    Malformed {
+        /// The text.
+        text: String,
+    },
+    /// The part after `@` is not a sha256 digest.
+    #[error("{text:?}: the digest must be sha256: and 64 lowercase hexadecimal digits")]
+    Digest {
+        /// The text.
+        text: String,
+    },
+    /// The registry, repository or tag has characters it may not have.
+    #[error(
+        "{text:?}: {EXPECTED} (repository: lowercase letters, digits, '.', '_', '-', '/'; \
+         tag: letters, digits, '.', '_', '-')"
+    )]
+    Characters {
+        /// The text.
+        text: String,
+    },
+}
+
 /// A parsed `oci://` reference.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ModuleRef {
@@ -20,17 +50,17 @@ pub struct ModuleRef {
 
 impl ModuleRef {
     /// Parses a reference; the error says what is wrong and what is expected.
-    pub fn parse(text: &str) -> Result<ModuleRef, String> {
-        let expected = "expected oci://REGISTRY/REPOSITORY[:TAG][@sha256:DIGEST]";
-        let rest = text
-            .strip_prefix(SCHEME)
-            .ok_or_else(|| format!("{text:?}: {expected}"))?;
+    pub fn parse(text: &str) -> Result<ModuleRef, ReferenceError> {
+        let malformed = || ReferenceError::Malformed {
+            text: text.to_owned(),
+        };
+        let rest = text.strip_prefix(SCHEME).ok_or_else(malformed)?;
         let (name, digest) = match rest.split_once('@') {
             Some((name, digest)) => {
                 if parse_digest(digest).is_none() {
-                    return Err(format!(
-                        "{text:?}: the digest must be sha256: and 64 lowercase hexadecimal digits"
-                    ));
+                    return Err(ReferenceError::Digest {
+                        text: text.to_owned(),
+                    });
                 }
                 (name, Some(digest.to_owned()))
             }
@@ -39,7 +69,7 @@ impl ModuleRef {
         let (registry, path) = name
             .split_once('/')
             .filter(|(registry, path)| !registry.is_empty() && !path.is_empty())
-            .ok_or_else(|| format!("{text:?}: {expected}"))?;
+            .ok_or_else(malformed)?;
         let (repository, tag) = match path.rsplit_once(':') {
             Some((repository, tag)) if !tag.contains('/') => (repository, Some(tag.to_owned())),
             _ => (path, None),
@@ -61,10 +91,9 @@ impl ModuleRef {
                     .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
         });
         if !registry_ok || !repository_ok || !tag_ok {
-            return Err(format!(
-                "{text:?}: {expected} (repository: lowercase letters, digits, '.', '_', '-', '/'; \
-                 tag: letters, digits, '.', '_', '-')"
-            ));
+            return Err(ReferenceError::Characters {
+                text: text.to_owned(),
+            });
         }
         let tag = match (&tag, &digest) {
             (None, None) => Some("latest".to_owned()),
@@ -183,5 +212,25 @@ mod tests {
         ] {
             assert!(ModuleRef::parse(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn errors_quote_the_text_and_say_what_is_expected() {
+        let message = |text: &str| ModuleRef::parse(text).unwrap_err().to_string();
+        assert_eq!(
+            message("ghcr.io/acme/scan"),
+            "\"ghcr.io/acme/scan\": expected oci://REGISTRY/REPOSITORY[:TAG][@sha256:DIGEST]"
+        );
+        assert_eq!(
+            message("oci://ghcr.io/acme/scan@sha256:abc"),
+            "\"oci://ghcr.io/acme/scan@sha256:abc\": the digest must be sha256: and 64 \
+             lowercase hexadecimal digits"
+        );
+        assert_eq!(
+            message("oci://ghcr.io/Acme/scan"),
+            "\"oci://ghcr.io/Acme/scan\": expected oci://REGISTRY/REPOSITORY[:TAG][@sha256:DIGEST] \
+             (repository: lowercase letters, digits, '.', '_', '-', '/'; tag: letters, digits, \
+             '.', '_', '-')"
+        );
     }
 }

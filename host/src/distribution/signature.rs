@@ -13,7 +13,7 @@
 //! the payload must verify with the configured public key *and* name the manifest
 //! digest the lock (or the reference) pins.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use base64::Engine as _;
 use p256::ecdsa::signature::{Signer, Verifier};
@@ -21,9 +21,9 @@ use p256::ecdsa::{Signature, SigningKey, VerifyingKey};
 use p256::pkcs8::{DecodePrivateKey, DecodePublicKey};
 use serde_json::{Value, json};
 
-use super::manifest::Manifest;
+use super::manifest::{Manifest, ManifestError};
 use super::reference::ModuleRef;
-use super::store::ModuleStore;
+use super::store::{ModuleStore, StoreError};
 
 /// The media type of a cosign payload layer.
 pub const SIMPLE_SIGNING_MEDIA_TYPE: &str = "application/vnd.dev.cosign.simplesigning.v1+json";
@@ -51,32 +51,136 @@ pub fn payload(reference: &ModuleRef, manifest_digest: &str) -> Vec<u8> {
     .into_bytes()
 }
 
+/// Why a key cannot be used or a signature does not verify.
+#[derive(Debug, thiserror::Error)]
+pub enum SignatureError {
+    /// The key file cannot be read.
+    #[error("cannot read the key {path}: {source}")]
+    ReadKey {
+        /// The key file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The file is not a P-256 public key in PEM.
+    #[error("{path} is not an ECDSA P-256 public key in PEM ({source})")]
+    PublicKey {
+        /// The key file.
+        path: PathBuf,
+        /// What the decoder found.
+        source: p256::pkcs8::spki::Error,
+    },
+    /// The file is not an unencrypted P-256 private key in PEM.
+    #[error(
+        "{path} is not an unencrypted ECDSA P-256 private key in PEM \
+         (PKCS#8 \"PRIVATE KEY\" or SEC1 \"EC PRIVATE KEY\")"
+    )]
+    PrivateKey {
+        /// The key file.
+        path: PathBuf,
+    },
+    /// No signature was stored when the module was pulled.
+    #[error(
+        "no signature of {digest} was found when it was pulled \
+         (sign it with `hookhost plugin sign` or `cosign sign --key`, then pull again)"
+    )]
+    Unsigned {
+        /// The manifest digest.
+        digest: String,
+    },
+    /// The stored signature manifest cannot be read.
+    #[error("signature manifest: {0}")]
+    SignatureManifest(#[source] StoreError),
+    /// The stored signature manifest is not an OCI image manifest.
+    #[error(transparent)]
+    Manifest(#[from] ManifestError),
+    /// The signature manifest has no cosign payload layer.
+    #[error("signature invalid for key {key}: the signature manifest has no cosign payload")]
+    NoPayload {
+        /// The public key file.
+        key: PathBuf,
+    },
+    /// No payload verifies: why each does not.
+    #[error("signature invalid for key {key}: {}", joined(.problems))]
+    Invalid {
+        /// The public key file.
+        key: PathBuf,
+        /// Each payload's problem, in manifest order.
+        problems: Vec<PayloadError>,
+    },
+}
+
+/// Why one cosign payload does not vouch for a manifest digest.
+#[derive(Debug, thiserror::Error)]
+pub enum PayloadError {
+    /// The layer has no signature annotation.
+    #[error("a payload without a signature annotation")]
+    NoAnnotation,
+    /// The payload cannot be read from the store.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The signature is not base64.
+    #[error("the signature is not base64")]
+    NotBase64,
+    /// The signature is not an ECDSA signature (DER or fixed-size).
+    #[error("the signature is not an ECDSA signature")]
+    NotEcdsa,
+    /// The signature does not verify with the key.
+    #[error("the signature does not verify with the key")]
+    DoesNotVerify,
+    /// The payload is not JSON.
+    #[error("the payload is not JSON")]
+    NotJson,
+    /// The payload is not of a cosign image signature.
+    #[error("the payload is not a cosign image signature")]
+    NotCosign,
+    /// The payload names another manifest digest.
+    #[error("the signature is for {signed}, not for {expected}")]
+    OtherDigest {
+        /// The digest the payload names.
+        signed: String,
+        /// The digest that was to be verified.
+        expected: String,
+    },
+    /// The payload names no manifest digest.
+    #[error("the payload names no manifest digest")]
+    NoDigest,
+}
+
+/// The problems, `; `-separated.
+fn joined(problems: &[PayloadError]) -> String {
+    problems
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
 /// Reads a PEM public key (`cosign.pub`: an ECDSA P-256 `PUBLIC KEY`).
-pub fn load_public_key(path: &Path) -> Result<VerifyingKey, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read the key {}: {e}", path.display()))?;
-    VerifyingKey::from_public_key_pem(&text).map_err(|e| {
-        format!(
-            "{} is not an ECDSA P-256 public key in PEM ({e})",
-            path.display()
-        )
+pub fn load_public_key(path: &Path) -> Result<VerifyingKey, SignatureError> {
+    let text = read_key(path)?;
+    VerifyingKey::from_public_key_pem(&text).map_err(|source| SignatureError::PublicKey {
+        path: path.to_path_buf(),
+        source,
     })
 }
 
 /// Reads a PEM private key: PKCS#8 (`PRIVATE KEY`) or SEC1 (`EC PRIVATE KEY`), P-256,
 /// unencrypted.
-pub fn load_private_key(path: &Path) -> Result<SigningKey, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read the key {}: {e}", path.display()))?;
+pub fn load_private_key(path: &Path) -> Result<SigningKey, SignatureError> {
+    let text = read_key(path)?;
     SigningKey::from_pkcs8_pem(&text)
         .or_else(|_| p256::SecretKey::from_sec1_pem(&text).map(SigningKey::from))
-        .map_err(|_| {
-            format!(
-                "{} is not an unencrypted ECDSA P-256 private key in PEM \
-                 (PKCS#8 \"PRIVATE KEY\" or SEC1 \"EC PRIVATE KEY\")",
-                path.display()
-            )
+        .map_err(|_| SignatureError::PrivateKey {
+            path: path.to_path_buf(),
         })
+}
+
+fn read_key(path: &Path) -> Result<String, SignatureError> {
+    std::fs::read_to_string(path).map_err(|source| SignatureError::ReadKey {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 /// Signs a payload: the base64 DER signature cosign stores in the annotation.
@@ -91,27 +195,27 @@ pub fn verify_payload(
     payload: &[u8],
     signature_b64: &str,
     manifest_digest: &str,
-) -> Result<(), String> {
+) -> Result<(), PayloadError> {
     let der = base64::engine::general_purpose::STANDARD
         .decode(signature_b64.trim())
-        .map_err(|_| "the signature is not base64".to_owned())?;
+        .map_err(|_| PayloadError::NotBase64)?;
     let signature = Signature::from_der(&der)
         .or_else(|_| Signature::from_slice(&der))
-        .map_err(|_| "the signature is not an ECDSA signature".to_owned())?;
+        .map_err(|_| PayloadError::NotEcdsa)?;
     key.verify(payload, &signature)
-        .map_err(|_| "the signature does not verify with the key".to_owned())?;
-    let payload: Value =
-        serde_json::from_slice(payload).map_err(|_| "the payload is not JSON".to_owned())?;
+        .map_err(|_| PayloadError::DoesNotVerify)?;
+    let payload: Value = serde_json::from_slice(payload).map_err(|_| PayloadError::NotJson)?;
     let critical = &payload["critical"];
     if critical["type"] != PAYLOAD_TYPE {
-        return Err("the payload is not a cosign image signature".into());
+        return Err(PayloadError::NotCosign);
     }
     match critical["image"]["docker-manifest-digest"].as_str() {
         Some(signed) if signed == manifest_digest => Ok(()),
-        Some(signed) => Err(format!(
-            "the signature is for {signed}, not for {manifest_digest}"
-        )),
-        None => Err("the payload names no manifest digest".into()),
+        Some(signed) => Err(PayloadError::OtherDigest {
+            signed: signed.to_owned(),
+            expected: manifest_digest.to_owned(),
+        }),
+        None => Err(PayloadError::NoDigest),
     }
 }
 
@@ -121,18 +225,18 @@ pub fn verify_stored(
     store: &ModuleStore,
     manifest_digest: &str,
     key_path: &Path,
-) -> Result<(), String> {
+) -> Result<(), SignatureError> {
     let key = load_public_key(key_path)?;
-    let signature_digest = store.read_signature_link(manifest_digest).ok_or_else(|| {
-        format!(
-            "no signature of {manifest_digest} was found when it was pulled \
-             (sign it with `hookhost plugin sign` or `cosign sign --key`, then pull again)"
-        )
-    })?;
-    let manifest = store
+    let unsigned = || SignatureError::Unsigned {
+        digest: manifest_digest.to_owned(),
+    };
+    let signature_digest = store
+        .read_signature_link(manifest_digest)
+        .ok_or_else(unsigned)?;
+    let bytes = store
         .read(&signature_digest)
-        .map_err(|e| format!("signature manifest: {e}"))
-        .and_then(|bytes| Manifest::parse(&bytes))?;
+        .map_err(SignatureError::SignatureManifest)?;
+    let manifest = Manifest::parse(&bytes)?;
     let mut problems = Vec::new();
     for layer in manifest
         .layers
@@ -140,26 +244,24 @@ pub fn verify_stored(
         .filter(|l| l.media_type == SIMPLE_SIGNING_MEDIA_TYPE)
     {
         let Some(signature) = layer.annotations.get(SIGNATURE_ANNOTATION) else {
-            problems.push("a payload without a signature annotation".to_owned());
+            problems.push(PayloadError::NoAnnotation);
             continue;
         };
         match store
             .read(&layer.digest)
-            .map_err(|e| e.to_string())
+            .map_err(PayloadError::Store)
             .and_then(|payload| verify_payload(&key, &payload, signature, manifest_digest))
         {
             Ok(()) => return Ok(()),
             Err(problem) => problems.push(problem),
         }
     }
-    if problems.is_empty() {
-        problems.push("the signature manifest has no cosign payload".to_owned());
-    }
-    Err(format!(
-        "signature invalid for key {}: {}",
-        key_path.display(),
-        problems.join("; ")
-    ))
+    let key = key_path.to_path_buf();
+    Err(if problems.is_empty() {
+        SignatureError::NoPayload { key }
+    } else {
+        SignatureError::Invalid { key, problems }
+    })
 }
 
 #[cfg(test)]
@@ -177,11 +279,40 @@ mod tests {
         verify_payload(key.verifying_key(), &payload, &signature, &digest).unwrap();
         assert!(verify_payload(other.verifying_key(), &payload, &signature, &digest).is_err());
         let wrong = format!("sha256:{}", "c".repeat(64));
-        let error = verify_payload(key.verifying_key(), &payload, &signature, &wrong).unwrap_err();
-        assert!(error.contains("not for"), "{error}");
+        let error = verify_payload(key.verifying_key(), &payload, &signature, &wrong)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            error,
+            format!("the signature is for {digest}, not for {wrong}")
+        );
         assert_eq!(
             signature_tag(&digest),
             format!("sha256-{}.sig", "b".repeat(64))
+        );
+    }
+
+    #[test]
+    fn an_invalid_signature_lists_each_payload_problem() {
+        let key = PathBuf::from("/keys/cosign.pub");
+        let invalid = SignatureError::Invalid {
+            key: key.clone(),
+            problems: vec![PayloadError::NoAnnotation, PayloadError::DoesNotVerify],
+        };
+        assert_eq!(
+            invalid.to_string(),
+            "signature invalid for key /keys/cosign.pub: a payload without a signature \
+             annotation; the signature does not verify with the key"
+        );
+        assert_eq!(
+            SignatureError::NoPayload { key: key.clone() }.to_string(),
+            "signature invalid for key /keys/cosign.pub: the signature manifest has no cosign \
+             payload"
+        );
+        assert_eq!(
+            SignatureError::PrivateKey { path: key }.to_string(),
+            "/keys/cosign.pub is not an unencrypted ECDSA P-256 private key in PEM \
+             (PKCS#8 \"PRIVATE KEY\" or SEC1 \"EC PRIVATE KEY\")"
         );
     }
 }

@@ -15,6 +15,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::reference::{digest_of, parse_digest};
+/// Why a directory is not private enough to hold modules (a [`StoreError::NotPrivate`] cause).
+pub use crate::private_file::PrivateDirError;
 use crate::private_file::{check_private, read_private_file};
 
 /// The environment variable that moves the store.
@@ -37,7 +39,8 @@ pub enum StoreError {
         /// The store directory.
         dir: PathBuf,
         /// Why.
-        problem: String,
+        #[source]
+        problem: PrivateDirError,
     },
     /// The object is not in the store.
     #[error("{digest} is not in the module store")]

@@ -28,7 +28,7 @@ pub use crate::result::HookExecutionResult;
 pub use command::KILL_GRACE;
 pub use capture::{Captured, DEFAULT_OUTPUT_CAP};
 pub use command::{NESTED_ENV, run_command};
-pub use failure::HookFailure;
+pub use failure::{HookFailure, LoadError};
 pub use runnable::{RunnableHook, Runner};
 pub use interpret::interpret;
 pub use policy::apply_policy;

@@ -11,9 +11,10 @@ use crate::result::HookExecutionResult;
 pub enum Runner {
     /// A shell command.
     Command(String),
-    /// A loaded Wasm plugin.
-    #[cfg(feature = "plugins")]
-    Plugin(Arc<super::wasm::Plugin>),
+    /// A loaded Wasm plugin (never made without the `plugins` feature, where
+    /// [`crate::plugins::Plugin`] has no values).
+    #[cfg_attr(not(feature = "plugins"), allow(dead_code))]
+    Plugin(Arc<crate::plugins::Plugin>),
     /// A plugin that could not be loaded; every run fails with this.
     Broken(HookFailure),
 }
@@ -36,7 +37,6 @@ impl RunnableHook {
         let timeout = self.entry.spec.timeout;
         match &self.runner {
             Runner::Command(command) => run_command(command, timeout, &input, ctx).await,
-            #[cfg(feature = "plugins")]
             Runner::Plugin(plugin) => plugin.run(input, timeout, ctx).await,
             Runner::Broken(failure) => RawOutcome::failed(failure.clone()),
         }

@@ -174,7 +174,6 @@ impl HookSystemBuilder {
             diagnostics.extend(settings.switched_off.iter().cloned());
         }
         missing_programs(&settings.entries, &project_dir, &mut diagnostics);
-        #[cfg_attr(not(feature = "plugins"), allow(unused_mut))]
         let mut entries: Vec<HookEntry> = settings
             .entries
             .into_iter()
@@ -182,8 +181,7 @@ impl HookSystemBuilder {
             .collect();
         // `source` plugins become files of the module store (offline) before the
         // gate hashes them.
-        #[cfg(feature = "plugins")]
-        super::resolve::resolve_entries(&mut entries, &settings.verify_rules, &project_dir);
+        plugins::resolve_entries(&mut entries, &settings.verify_rules, &project_dir);
         let required = self.require_trust.unwrap_or(settings.require_trust);
         let mut gate = TrustGate::new(required, &project_dir, &mut diagnostics);
         // The gate runs before anything is loaded: an unapproved plugin is never

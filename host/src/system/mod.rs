@@ -2,8 +2,7 @@
 //!
 //! | file | owns |
 //! |---|---|
-//! | `builder.rs` | settings → trust gate → loaded plugins → registered hooks |
-//! | `resolve.rs` | `source` plugins → verified files of the module store (offline) |
+//! | `builder.rs` | settings → `source` resolution → trust gate → loaded plugins ([`crate::plugins`]) → registered hooks |
 //! | `fire.rs` | what a fire takes: an event (or an agent's event name) and an input |
 //! | `scheduler.rs` | running a plan's hooks, in parallel or chained |
 //! | `fanout.rs` | several hooks at once over the runtime's workers |
@@ -17,8 +16,6 @@ mod builder;
 mod collect;
 mod fanout;
 mod fire;
-#[cfg(feature = "plugins")]
-mod resolve;
 mod scheduler;
 
 use std::path::{Path, PathBuf};

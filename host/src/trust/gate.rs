@@ -75,7 +75,9 @@ impl TrustGate {
                 (key, shown)
             }
             HookKind::Plugin(config) => {
-                match source_problem(config).map_or_else(|| reviewed_digest(config), Err) {
+                match source_problem(config)
+                    .map_or_else(|| reviewed_digest(config), |p| Err(ReviewError::Source(p)))
+                {
                     Ok(sha256) => {
                         let grants = grants(config);
                         let origin = config.source.as_ref().map_or_else(String::new, |s| {
@@ -161,11 +163,28 @@ fn grants(config: &PluginConfig) -> String {
     json!({"preopens": preopens, "env": env, "args": config.args}).to_string()
 }
 
+/// Why a plugin cannot be reviewed (the caller names the plugin).
+#[derive(Debug, thiserror::Error)]
+enum ReviewError {
+    /// Its `source` has no module to review: the resolver's message.
+    #[error("{0}")]
+    Source(String),
+    /// The file cannot be read.
+    #[error("cannot read: {0}")]
+    Read(#[source] std::io::Error),
+    /// The file is a directory, FIFO, device or socket.
+    #[error("not a regular file")]
+    NotRegular,
+    /// The file is larger than [`MAX_HASHED_BYTES`].
+    #[error("larger than {MAX_HASHED_BYTES} bytes")]
+    TooLarge,
+}
+
 /// The digest an approval is for. A pinned plugin (a `sha256` in settings, or the
 /// locked digest of a `source`) is approved by its pin without reading the file
 /// again: the loader refuses any file whose bytes do not match the pin, so only
 /// those bytes can run. Otherwise the file is hashed here.
-fn reviewed_digest(config: &PluginConfig) -> Result<[u8; 32], String> {
+fn reviewed_digest(config: &PluginConfig) -> Result<[u8; 32], ReviewError> {
     match config.sha256 {
         Some(pin) => Ok(pin),
         None => file_digest(&config.path),
@@ -173,17 +192,17 @@ fn reviewed_digest(config: &PluginConfig) -> Result<[u8; 32], String> {
 }
 
 /// The SHA-256 of a plugin file, read in a stream with a bound.
-fn file_digest(path: &Path) -> Result<[u8; 32], String> {
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read: {e}"))?;
+fn file_digest(path: &Path) -> Result<[u8; 32], ReviewError> {
+    let meta = std::fs::metadata(path).map_err(ReviewError::Read)?;
     if !meta.is_file() {
-        return Err("not a regular file".into());
+        return Err(ReviewError::NotRegular);
     }
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot read: {e}"))?;
+    let file = std::fs::File::open(path).map_err(ReviewError::Read)?;
     let mut hasher = Sha256::new();
     let read = std::io::copy(&mut file.take(MAX_HASHED_BYTES + 1), &mut hasher)
-        .map_err(|e| format!("cannot read: {e}"))?;
+        .map_err(ReviewError::Read)?;
     if read > MAX_HASHED_BYTES {
-        return Err(format!("larger than {MAX_HASHED_BYTES} bytes"));
+        return Err(ReviewError::TooLarge);
     }
     Ok(hasher.finalize().into())
 }

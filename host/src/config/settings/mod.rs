@@ -106,9 +106,20 @@ pub fn load_file(source: Arc<SettingsSource>, project_dir: &Path) -> ParsedSetti
     }
 }
 
-fn read_text(path: &Path) -> Result<String, String> {
+/// Why the text of a settings file cannot be read (the caller names the file).
+#[derive(Debug, thiserror::Error)]
+enum ReadTextError {
+    /// Not a regular file, too large, or unreadable.
+    #[error(transparent)]
+    Read(#[from] crate::bounded_read::ReadError),
+    /// The bytes are not UTF-8.
+    #[error("not UTF-8: {0}")]
+    NotUtf8(#[from] std::string::FromUtf8Error),
+}
+
+fn read_text(path: &Path) -> Result<String, ReadTextError> {
     let bytes = crate::bounded_read::read_regular_file(path, MAX_SETTINGS_BYTES)?;
-    String::from_utf8(bytes).map_err(|e| format!("not UTF-8: {e}"))
+    Ok(String::from_utf8(bytes)?)
 }
 
 /// Validates the text of a settings file.

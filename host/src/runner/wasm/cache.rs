@@ -40,7 +40,9 @@ use sha2::{Digest, Sha256};
 use wasmtime::Engine;
 
 use super::stamp::Stamp;
-use crate::private_file::{check_private, open_private_file, read_private_file, write_atomically};
+use crate::private_file::{
+    PrivateDirError, check_private, open_private_file, read_private_file, write_atomically,
+};
 
 /// Where the cache lives by default.
 pub fn default_dir() -> Option<PathBuf> {
@@ -78,6 +80,21 @@ struct Sidecar {
     stamp: Option<Stamp>,
 }
 
+/// Why the compile cache is not used: someone other than this user could change
+/// what is in its directory.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "compile cache {dir} not used: {problem}; plugins are compiled in memory \
+     (point HOOKHOST_CACHE_DIR at a directory only you can write)"
+)]
+pub struct CacheError {
+    /// The cache directory.
+    pub dir: PathBuf,
+    /// Why it is not private.
+    #[source]
+    pub problem: PrivateDirError,
+}
+
 /// A cache directory bound to one engine.
 #[derive(Debug, Clone)]
 pub struct CompileCache {
@@ -88,14 +105,10 @@ pub struct CompileCache {
 impl CompileCache {
     /// A cache in `dir` for artifacts of `engine`; refused (with the reason) when
     /// someone other than this user could change what is in it.
-    pub fn new(dir: PathBuf, engine: &Engine) -> Result<CompileCache, String> {
-        check_private(&dir).map_err(|problem| {
-            format!(
-                "compile cache {} not used: {problem}; plugins are compiled in memory \
-                 (point HOOKHOST_CACHE_DIR at a directory only you can write)",
-                dir.display()
-            )
-        })?;
+    pub fn new(dir: PathBuf, engine: &Engine) -> Result<CompileCache, CacheError> {
+        if let Err(problem) = check_private(&dir) {
+            return Err(CacheError { dir, problem });
+        }
         let mut hasher = DefaultHasher::new();
         engine.precompile_compatibility_hash().hash(&mut hasher);
         let engine_tag = format!("{}-{:016x}", env!("CARGO_PKG_VERSION"), hasher.finish());

@@ -1,6 +1,6 @@
 //! What a `.wasm` file is, and what it imports — decided from its bytes.
 
-use wasmtime::wasmparser::{Parser, Payload};
+use wasmtime::wasmparser::{BinaryReaderError, Parser, Payload};
 
 /// The two kinds of plugin file hookhost runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,23 +33,24 @@ impl WasmKind {
 }
 
 /// The top-level import names of a component (e.g. `wasi:cli/stdout@0.2.0`) or the
-/// `module::name` imports of a core module.
-pub fn imports(bytes: &[u8]) -> Result<Vec<String>, String> {
+/// `module::name` imports of a core module; the parser's error if the bytes are
+/// not valid Wasm.
+pub fn imports(bytes: &[u8]) -> Result<Vec<String>, BinaryReaderError> {
     let mut names = Vec::new();
     let mut depth = 0usize;
     for payload in Parser::new(0).parse_all(bytes) {
-        match payload.map_err(|e| e.to_string())? {
+        match payload? {
             Payload::ModuleSection { .. } | Payload::ComponentSection { .. } => depth += 1,
             Payload::End(_) => depth = depth.saturating_sub(1),
             Payload::ComponentImportSection(reader) if depth == 0 => {
                 for import in reader {
-                    let import = import.map_err(|e| e.to_string())?;
+                    let import = import?;
                     names.push(import.name.name.to_owned());
                 }
             }
             Payload::ImportSection(reader) if depth == 0 => {
                 for import in reader.into_imports() {
-                    let import = import.map_err(|e| e.to_string())?;
+                    let import = import?;
                     names.push(format!("{}::{}", import.module, import.name));
                 }
             }

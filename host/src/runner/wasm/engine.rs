@@ -34,13 +34,13 @@ use std::time::Duration;
 use tokio::sync::Semaphore;
 use wasmtime::{Config, Engine, InstanceAllocationStrategy, OptLevel, PoolingAllocationConfig};
 
-use super::cache::{CompileCache, default_dir};
+use super::cache::{CacheError, CompileCache, default_dir};
 use super::linker::{component_linker, module_linker};
-use super::module::Compiled;
+use super::module::{Compiled, PluginLoadError};
 use super::plugin::Plugin;
 use super::sandbox::{ComponentState, ModuleState};
 use crate::config::PluginConfig;
-use crate::runner::HookFailure;
+use crate::runner::{HookFailure, LoadError};
 
 /// How often the epoch advances; the granularity of deadline checks for a spinning
 /// guest.
@@ -88,6 +88,21 @@ pub fn pool_memory_size(max_memory: u64) -> u64 {
     round_up_to_page(max_memory.clamp(1 << 20, POOL_MEMORY_CEILING))
 }
 
+/// Why a Wasm engine cannot be created, or runs without the pooling allocator.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    /// wasmtime refuses the on-demand configuration.
+    #[error("cannot create the Wasm engine: {0}")]
+    Create(#[source] wasmtime::Error),
+    /// The WASI imports cannot be linked.
+    #[error("cannot link WASI: {0}")]
+    Link(#[source] wasmtime::Error),
+    /// No pooled engine can be created (the error of the last layout tried, with
+    /// its causes); an on-demand engine is used instead.
+    #[error("{0:#}")]
+    Pool(#[source] wasmtime::Error),
+}
+
 /// Options of the Wasm engine.
 #[derive(Debug, Clone)]
 pub struct EngineOptions {
@@ -133,19 +148,22 @@ struct State {
     /// The largest linear memory this engine can give a guest (unbounded on
     /// demand: the limiter decides).
     memory_capacity: u64,
-    pool_error: Option<String>,
+    pool_error: Option<EngineError>,
     slots: Arc<Semaphore>,
     component_linker: wasmtime::component::Linker<ComponentState>,
     module_linker: wasmtime::Linker<ModuleState>,
     cache: Option<CompileCache>,
-    cache_refused: Option<String>,
+    cache_refused: Option<CacheError>,
     /// The on-demand engine for plugins whose `memoryLimit` is above a pool slot,
     /// created when first needed (so one big plugin does not size every slot).
     large: OnceLock<Result<WasmEngine, HookFailure>>,
     /// Compiled files; a failure is remembered too, so a broken file is reported
     /// by every hook that names it without being read again.
-    modules: Mutex<HashMap<PathBuf, Result<Arc<Compiled>, String>>>,
+    modules: Mutex<HashMap<PathBuf, Loaded>>,
 }
+
+/// A file compiled, or why it cannot be (shared by every hook that names it).
+type Loaded = Result<Arc<Compiled>, Arc<PluginLoadError>>;
 
 impl std::fmt::Debug for WasmEngine {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -175,14 +193,12 @@ impl WasmEngine {
                 // it grows past it, so one big plugin does not make every call
                 // reserve its limit (which `ulimit -v` may not allow).
                 let layout = MemoryLayout::Checked(pool_memory);
-                let engine =
-                    Engine::new(&wasmtime_config(layout, pool_memory, None)).map_err(|e| {
-                        HookFailure::Load(format!("cannot create the Wasm engine: {e}"))
-                    })?;
+                let engine = Engine::new(&wasmtime_config(layout, pool_memory, None))
+                    .map_err(|e| engine_failure(EngineError::Create(e)))?;
                 (engine, layout, u64::MAX)
             }
         };
-        let link_error = |e: wasmtime::Error| HookFailure::Load(format!("cannot link WASI: {e}"));
+        let link_error = |e: wasmtime::Error| engine_failure(EngineError::Link(e));
         let component_linker = component_linker(&engine).map_err(link_error)?;
         let module_linker = module_linker(&engine).map_err(link_error)?;
         spawn_ticker(&engine);
@@ -221,13 +237,14 @@ impl WasmEngine {
     }
 
     /// Why the configured compile cache is not used, if it is not.
-    pub fn cache_refused(&self) -> Option<&str> {
-        self.0.cache_refused.as_deref()
+    pub fn cache_refused(&self) -> Option<&CacheError> {
+        self.0.cache_refused.as_ref()
     }
 
-    /// Why the pooling allocator could not be used although it was asked for.
-    pub fn pool_error(&self) -> Option<&str> {
-        self.0.pool_error.as_deref()
+    /// Why the pooling allocator could not be used although it was asked for
+    /// (always [`EngineError::Pool`]).
+    pub fn pool_error(&self) -> Option<&EngineError> {
+        self.0.pool_error.as_ref()
     }
 
     /// Loads a plugin; its file is compiled only the first time any hook names it.
@@ -235,7 +252,12 @@ impl WasmEngine {
         let compiled = self
             .for_memory(config.memory_limit)?
             .compiled(&config.path)
-            .map_err(|e| HookFailure::Load(format!("{}: {e}", config.path.display())))?;
+            .map_err(|source| {
+                HookFailure::Load(LoadError::Module {
+                    path: config.path.clone(),
+                    source,
+                })
+            })?;
         Plugin::new(compiled, config).map(Arc::new)
     }
 
@@ -295,20 +317,18 @@ impl WasmEngine {
 
     /// The compiled file at `path`, loading it the first time. The lock is not
     /// held while loading, so [`WasmEngine::preload`]'s threads load in parallel.
-    fn compiled(&self, path: &Path) -> Result<Arc<Compiled>, String> {
+    fn compiled(&self, path: &Path) -> Loaded {
         if let Some(done) = self.lock_modules().get(path) {
             return done.clone();
         }
-        let loaded = Compiled::load(self, path).map(Arc::new);
+        let loaded = Compiled::load(self, path).map(Arc::new).map_err(Arc::new);
         self.lock_modules()
             .entry(path.to_path_buf())
             .or_insert(loaded)
             .clone()
     }
 
-    fn lock_modules(
-        &self,
-    ) -> std::sync::MutexGuard<'_, HashMap<PathBuf, Result<Arc<Compiled>, String>>> {
+    fn lock_modules(&self) -> std::sync::MutexGuard<'_, HashMap<PathBuf, Loaded>> {
         match self.0.modules.lock() {
             Ok(guard) => guard,
             Err(poisoned) => poisoned.into_inner(),
@@ -341,6 +361,11 @@ impl WasmEngine {
     }
 }
 
+/// The failure of every plugin when the engine cannot be created.
+fn engine_failure(error: EngineError) -> HookFailure {
+    HookFailure::Load(LoadError::Engine(Arc::new(error)))
+}
+
 fn round_up_to_page(bytes: u64) -> u64 {
     const PAGE: u64 = 64 * 1024;
     bytes.div_ceil(PAGE).saturating_mul(PAGE)
@@ -349,7 +374,7 @@ fn round_up_to_page(bytes: u64) -> u64 {
 /// A pooled engine of `slots` slots whose memories hold up to `max_memory`:
 /// [`MemoryLayout::Guarded`] if the address space allows, else
 /// [`MemoryLayout::Checked`]; the error of the last attempt if neither.
-fn pooled_engine(max_memory: u64, slots: u32) -> Result<(Engine, MemoryLayout), String> {
+fn pooled_engine(max_memory: u64, slots: u32) -> Result<(Engine, MemoryLayout), EngineError> {
     let guarded = MemoryLayout::Guarded;
     let guarded_error = match Engine::new(&wasmtime_config(guarded, max_memory, Some(slots))) {
         Ok(engine) => return Ok((engine, guarded)),
@@ -363,7 +388,7 @@ fn pooled_engine(max_memory: u64, slots: u32) -> Result<(Engine, MemoryLayout), 
     let checked = MemoryLayout::Checked(max_memory);
     Engine::new(&wasmtime_config(checked, max_memory, Some(slots)))
         .map(|engine| (engine, checked))
-        .map_err(|e| format!("{e:#}"))
+        .map_err(EngineError::Pool)
 }
 
 /// The wasmtime configuration of an engine whose memories are laid out as

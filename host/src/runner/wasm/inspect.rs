@@ -24,17 +24,19 @@ pub struct PluginInspection {
     pub sha256: String,
     /// A component or a core module; `None`: not WebAssembly.
     pub kind: Option<WasmKind>,
-    /// Its imports, each with what hookhost links for it; `Err`: why they could not
-    /// be read. Empty when the file is not WebAssembly.
-    pub imports: Result<Vec<(String, &'static str)>, String>,
-    /// `Ok` when it loads as a hook's file would; else why not.
-    pub runnable: Result<(), String>,
+    /// Its imports, each with what hookhost links for it. Empty when the file is
+    /// not WebAssembly or they could not be read.
+    pub imports: Vec<(String, &'static str)>,
+    /// Why the imports could not be read, if they could not.
+    pub imports_unreadable: Option<String>,
+    /// Why it does not load as a hook's file would; `None`: it does.
+    pub not_runnable: Option<String>,
 }
 
 impl PluginInspection {
     /// Whether hookhost can run it.
     pub fn is_runnable(&self) -> bool {
-        self.runnable.is_ok()
+        self.not_runnable.is_none()
     }
 }
 
@@ -46,23 +48,25 @@ pub fn inspect_plugin(file: &Path) -> std::io::Result<PluginInspection> {
         size: bytes.len(),
         sha256: hex::encode(Sha256::digest(&bytes)),
         kind: WasmKind::detect(&bytes),
-        imports: Ok(Vec::new()),
-        runnable: Err("not WebAssembly".to_owned()),
+        imports: Vec::new(),
+        imports_unreadable: None,
+        not_runnable: Some("not WebAssembly".to_owned()),
     };
     let Some(kind) = inspection.kind else {
         return Ok(inspection);
     };
-    inspection.imports = imports(&bytes)
-        .map(|names| {
-            names
+    match imports(&bytes) {
+        Ok(names) => {
+            inspection.imports = names
                 .into_iter()
                 .map(|name| {
                     let note = grant(kind, &name);
                     (name, note)
                 })
-                .collect()
-        })
-        .map_err(|e| e.to_string());
+                .collect();
+        }
+        Err(e) => inspection.imports_unreadable = Some(e.to_string()),
+    }
     let config = PluginConfig {
         path: file.to_path_buf(),
         source: None,
@@ -73,10 +77,10 @@ pub fn inspect_plugin(file: &Path) -> std::io::Result<PluginInspection> {
         preopens: Vec::new(),
         args: Vec::new(),
     };
-    inspection.runnable = WasmEngine::new(&EngineOptions::default())
+    inspection.not_runnable = WasmEngine::new(&EngineOptions::default())
         .and_then(|engine| engine.load(&config))
-        .map(|_| ())
-        .map_err(|e| e.to_string());
+        .err()
+        .map(|e| e.to_string());
     Ok(inspection)
 }
 
@@ -108,18 +112,18 @@ impl fmt::Display for PluginInspection {
             WasmKind::Module => "core module (WASI preview 1)",
         };
         writeln!(f, "kind: {kind}")?;
-        match &self.imports {
-            Ok(imports) => {
+        match &self.imports_unreadable {
+            None => {
                 writeln!(f, "imports:")?;
-                for (name, note) in imports {
+                for (name, note) in &self.imports {
                     writeln!(f, "  {name}  ({note})")?;
                 }
             }
-            Err(e) => writeln!(f, "imports: unreadable ({e})")?,
+            Some(e) => writeln!(f, "imports: unreadable ({e})")?,
         }
-        match &self.runnable {
-            Ok(()) => writeln!(f, "runnable: yes"),
-            Err(e) => writeln!(f, "runnable: no — {e}"),
+        match &self.not_runnable {
+            None => writeln!(f, "runnable: yes"),
+            Some(e) => writeln!(f, "runnable: no — {e}"),
         }
     }
 }

@@ -28,9 +28,42 @@ use super::known::{self, Known};
 use super::linker::is_granted;
 use super::sandbox::{ComponentState, ModuleState};
 use super::stamp::Stamp;
+use crate::bounded_read::ReadError;
 
 /// Plugin files larger than this are refused.
 pub const MAX_PLUGIN_BYTES: u64 = 512 * 1024 * 1024;
+
+/// Why a plugin file cannot be loaded; the message names the cause, not the file
+/// (the caller adds the path).
+#[derive(Debug, thiserror::Error)]
+pub enum PluginLoadError {
+    /// Not a regular file, larger than [`MAX_PLUGIN_BYTES`], or unreadable.
+    #[error(transparent)]
+    Read(#[from] ReadError),
+    /// The bytes are not WebAssembly.
+    #[error("not a WebAssembly component or module (bad magic number or version)")]
+    NotWasm,
+    /// wasmtime cannot compile it.
+    #[error("invalid {}: {source:#}", .kind.as_str())]
+    Invalid {
+        /// Component or module.
+        kind: WasmKind,
+        /// wasmtime's error.
+        source: wasmtime::Error,
+    },
+    /// A component imports something the linker does not provide.
+    #[error("imports something hookhost does not provide: {0}")]
+    ComponentImports(#[source] wasmtime::Error),
+    /// A component does not export `wasi:cli/run`.
+    #[error("does not export wasi:cli/run (build it as a command): {0}")]
+    NoRun(#[source] wasmtime::Error),
+    /// A core module does not export `_start`.
+    #[error("does not export _start (build it as a WASI command)")]
+    NoStart,
+    /// A core module imports something the linker does not grant.
+    #[error("imports something hookhost does not grant: {0}")]
+    ModuleImports(#[source] wasmtime::Error),
+}
 
 /// How a module is instantiated.
 pub(super) enum Entry {
@@ -71,7 +104,7 @@ impl Compiled {
     /// Reads, checks, compiles and pre-instantiates the file at `path` — or, when
     /// the compile cache knows it, maps its artifact without reading it; the error
     /// names the cause (the caller adds the path).
-    pub fn load(engine: &WasmEngine, path: &Path) -> Result<Compiled, String> {
+    pub fn load(engine: &WasmEngine, path: &Path) -> Result<Compiled, PluginLoadError> {
         let (file, stamp) = open_regular(path)?;
         let warm = engine.cache().and_then(|cache| {
             let known = known::recall(cache.dir(), &stamp)?;
@@ -97,9 +130,7 @@ impl Compiled {
                     .ok()
                     .filter(Stamp::settled);
                 let digest: [u8; 32] = Sha256::digest(&bytes).into();
-                let kind = WasmKind::detect(&bytes).ok_or_else(|| {
-                    "not a WebAssembly component or module (bad magic number or version)".to_owned()
-                })?;
+                let kind = WasmKind::detect(&bytes).ok_or(PluginLoadError::NotWasm)?;
                 let known = Known { digest, kind };
                 let (code, cache) = compile(engine, &bytes, known)?;
                 if let (Some(c), Some(after)) = (engine.cache(), after) {
@@ -119,15 +150,13 @@ impl Compiled {
                 let pre = engine
                     .component_linker()
                     .instantiate_pre(&component)
-                    .map_err(|e| format!("imports something hookhost does not provide: {e}"))?;
-                let pre = CommandPre::new(pre).map_err(|e| {
-                    format!("does not export wasi:cli/run (build it as a command): {e}")
-                })?;
+                    .map_err(PluginLoadError::ComponentImports)?;
+                let pre = CommandPre::new(pre).map_err(PluginLoadError::NoRun)?;
                 (Entry::Component(pre), ungranted)
             }
             Code::Module(module) => {
                 if module.get_export("_start").is_none() {
-                    return Err("does not export _start (build it as a WASI command)".into());
+                    return Err(PluginLoadError::NoStart);
                 }
                 let ungranted = module
                     .imports()
@@ -137,7 +166,7 @@ impl Compiled {
                 let pre = engine
                     .module_linker()
                     .instantiate_pre(&module)
-                    .map_err(|e| format!("imports something hookhost does not grant: {e}"))?;
+                    .map_err(PluginLoadError::ModuleImports)?;
                 (Entry::Module(pre), ungranted)
             }
         };
@@ -154,7 +183,7 @@ impl Compiled {
 }
 
 /// Opens `path` if it is a regular file within [`MAX_PLUGIN_BYTES`], with its stamp.
-fn open_regular(path: &Path) -> Result<(std::fs::File, Stamp), String> {
+fn open_regular(path: &Path) -> Result<(std::fs::File, Stamp), ReadError> {
     let (file, meta) = crate::bounded_read::open_regular_file(path, MAX_PLUGIN_BYTES)?;
     Ok((file, Stamp::of(&meta)))
 }
@@ -193,14 +222,18 @@ fn deserialize(
 }
 
 /// Compiles `bytes`, going through the compile cache when there is one.
-fn compile(engine: &WasmEngine, bytes: &[u8], known: Known) -> Result<(Code, CacheStatus), String> {
+fn compile(
+    engine: &WasmEngine,
+    bytes: &[u8],
+    known: Known,
+) -> Result<(Code, CacheStatus), PluginLoadError> {
     let kind = known.kind;
     let compile_now = || {
         match kind {
             WasmKind::Component => Component::new(engine.wasmtime(), bytes).map(Code::Component),
             WasmKind::Module => Module::new(engine.wasmtime(), bytes).map(Code::Module),
         }
-        .map_err(|e| format!("invalid {}: {e:#}", kind.as_str()))
+        .map_err(|source| PluginLoadError::Invalid { kind, source })
     };
     let Some(cache) = engine.cache() else {
         return compile_now().map(|code| (code, CacheStatus::Disabled));

@@ -18,9 +18,10 @@ use wasmtime_wasi::I32Exit;
 use super::cache::CacheStatus;
 use super::limits::Limiter;
 use super::module::{Compiled, Entry};
+use super::preopen::PreopenError;
 use super::sandbox::{ComponentState, MAX_GUEST_HANDLES, ModuleState, context};
 use crate::config::PluginConfig;
-use crate::runner::{HookFailure, RawOutcome, RunContext, Status};
+use crate::runner::{HookFailure, LoadError, RawOutcome, RunContext, Status};
 
 
 /// A plugin ready to run: one hook's settings over a shared compiled module.
@@ -44,22 +45,23 @@ impl Plugin {
     /// The plugin described by `config`, running `compiled` (the file at
     /// `config.path`, loaded once for every hook that names it).
     pub fn new(compiled: Arc<Compiled>, config: &PluginConfig) -> Result<Plugin, HookFailure> {
-        let load = |msg: String| HookFailure::Load(format!("{}: {msg}", config.path.display()));
         if let Some(pinned) = config.sha256
             && pinned != compiled.digest
         {
-            return Err(load(format!(
-                "sha256 mismatch: settings pin {}, the file has {}",
-                hex::encode(pinned),
-                hex::encode(compiled.digest)
-            )));
+            return Err(HookFailure::Load(LoadError::Sha256Mismatch {
+                path: config.path.clone(),
+                pinned,
+                actual: compiled.digest,
+            }));
         }
         for preopen in &config.preopens {
             if !preopen.host.is_dir() {
-                return Err(load(format!(
-                    "preopen {} is not a directory",
-                    preopen.host.display()
-                )));
+                return Err(HookFailure::Load(LoadError::Preopen {
+                    path: config.path.clone(),
+                    source: Arc::new(PreopenError::NotDirectory {
+                        host: preopen.host.clone(),
+                    }),
+                }));
             }
         }
         let program = config
@@ -97,7 +99,7 @@ impl Plugin {
     pub async fn run(&self, input: Arc<[u8]>, timeout: Duration, ctx: &RunContext) -> RawOutcome {
         let queued_at = Instant::now();
         let Ok(_permit) = self.compiled.slots.acquire().await else {
-            return RawOutcome::failed(HookFailure::Load("the engine is shutting down".into()));
+            return RawOutcome::failed(HookFailure::Load(LoadError::ShuttingDown));
         };
         let queued = queued_at.elapsed();
         let start = Instant::now();
@@ -109,7 +111,9 @@ impl Plugin {
             ctx.output_cap,
         ) {
             Ok(built) => built,
-            Err(e) => return RawOutcome::failed(HookFailure::Load(e)),
+            Err(e) => {
+                return RawOutcome::failed(HookFailure::Load(LoadError::Sandbox(Arc::new(e))));
+            }
         };
         let call = self.call(builder);
         let (status, fuel_used) = match tokio::time::timeout(timeout, call).await {

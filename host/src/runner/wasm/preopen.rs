@@ -12,8 +12,40 @@ use std::path::{Component, Path, PathBuf};
 
 use crate::config::{PluginConfig, Preopen};
 
+/// Why a preopen grant is refused.
+#[derive(Debug, thiserror::Error)]
+pub enum PreopenError {
+    /// The granted path goes through a symbolic link.
+    #[error(
+        "preopen {host} ({guest}) goes through the symbolic link {link}; hookhost does not \
+         follow links in a grant (grant the directory the link points to instead)"
+    )]
+    Symlink {
+        /// The granted host directory.
+        host: PathBuf,
+        /// Where the guest would see it.
+        guest: String,
+        /// The link on the way.
+        link: PathBuf,
+    },
+    /// The granted directory cannot be resolved (missing, unreadable …).
+    #[error("preopen {host}: {source}")]
+    Resolve {
+        /// The granted host directory.
+        host: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The granted path is not a directory.
+    #[error("preopen {host} is not a directory")]
+    NotDirectory {
+        /// The granted host path.
+        host: PathBuf,
+    },
+}
+
 /// `config` with every preopen host resolved, or why a preopen is refused.
-pub fn checked(config: &PluginConfig, project_dir: &Path) -> Result<PluginConfig, String> {
+pub fn checked(config: &PluginConfig, project_dir: &Path) -> Result<PluginConfig, PreopenError> {
     let mut config = config.clone();
     for preopen in &mut config.preopens {
         preopen.host = resolve(preopen, project_dir)?;
@@ -21,16 +53,14 @@ pub fn checked(config: &PluginConfig, project_dir: &Path) -> Result<PluginConfig
     Ok(config)
 }
 
-fn resolve(preopen: &Preopen, project_dir: &Path) -> Result<PathBuf, String> {
+fn resolve(preopen: &Preopen, project_dir: &Path) -> Result<PathBuf, PreopenError> {
     let host = &preopen.host;
     let refuse = |link: &Path| {
-        Err(format!(
-            "preopen {} ({}) goes through the symbolic link {}; hookhost does not follow \
-             links in a grant (grant the directory the link points to instead)",
-            host.display(),
-            preopen.guest,
-            link.display()
-        ))
+        Err(PreopenError::Symlink {
+            host: host.clone(),
+            guest: preopen.guest.clone(),
+            link: link.to_path_buf(),
+        })
     };
     match host.strip_prefix(project_dir) {
         Ok(inside) => {
@@ -51,9 +81,12 @@ fn resolve(preopen: &Preopen, project_dir: &Path) -> Result<PathBuf, String> {
     }
     let canonical = host
         .canonicalize()
-        .map_err(|e| format!("preopen {}: {e}", host.display()))?;
+        .map_err(|source| PreopenError::Resolve {
+            host: host.clone(),
+            source,
+        })?;
     if !canonical.is_dir() {
-        return Err(format!("preopen {} is not a directory", host.display()));
+        return Err(PreopenError::NotDirectory { host: host.clone() });
     }
     Ok(canonical)
 }
@@ -90,9 +123,13 @@ mod tests {
         std::fs::create_dir_all(project.join("real/sub")).unwrap();
         std::os::unix::fs::symlink("/", project.join("docs")).unwrap();
         std::os::unix::fs::symlink(project.join("real"), project.join("alias")).unwrap();
-        let err = checked(&config(project.join("docs")), &project).unwrap_err();
+        let err = checked(&config(project.join("docs")), &project)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("symbolic link"), "{err}");
-        let err = checked(&config(project.join("alias/sub")), &project).unwrap_err();
+        let err = checked(&config(project.join("alias/sub")), &project)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("alias"), "{err}");
         let ok = checked(&config(project.join("real/sub")), &project).unwrap();
         assert_eq!(ok.preopens[0].host, project.join("real/sub"));

@@ -8,6 +8,7 @@
 //! network: the socket interfaces are linked in deny-all mode (see [`super::linker`]).
 //! It holds at most [`MAX_GUEST_HANDLES`] resources at once.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use bytes::Bytes;
@@ -61,6 +62,21 @@ pub struct Stdio {
     pub stderr: CappedPipe,
 }
 
+/// Why the WASI context of a call cannot be built.
+#[derive(Debug, thiserror::Error)]
+pub enum SandboxError {
+    /// A preopen directory cannot be opened.
+    #[error("cannot preopen {host} as {guest}: {source}")]
+    Preopen {
+        /// The host directory.
+        host: PathBuf,
+        /// Where the guest would see it.
+        guest: String,
+        /// wasmtime-wasi's error.
+        source: wasmtime::Error,
+    },
+}
+
 /// Builds the WASI context of one call.
 pub fn context(
     config: &PluginConfig,
@@ -68,7 +84,7 @@ pub fn context(
     project_env: &[(String, String)],
     input: Arc<[u8]>,
     output_cap: usize,
-) -> Result<(WasiCtxBuilder, Stdio), String> {
+) -> Result<(WasiCtxBuilder, Stdio), SandboxError> {
     let stdio = Stdio {
         stdout: CappedPipe::new(output_cap),
         stderr: CappedPipe::new(output_cap),
@@ -93,12 +109,10 @@ pub fn context(
         };
         builder
             .preopened_dir(&preopen.host, &preopen.guest, perms)
-            .map_err(|e| {
-                format!(
-                    "cannot preopen {} as {}: {e}",
-                    preopen.host.display(),
-                    preopen.guest
-                )
+            .map_err(|source| SandboxError::Preopen {
+                host: preopen.host.clone(),
+                guest: preopen.guest.clone(),
+                source,
             })?;
     }
     Ok((builder, stdio))

@@ -1,0 +1,272 @@
+//! Turning a plugin's `source` into a file of the module store, offline.
+//!
+//! Runs while a [`crate::HookSystem`] is built, before the trust gate: the digest is
+//! the one pinned in the reference or locked in `hookhost.lock`; the manifest and the
+//! module must already be in the store (put there by `hookhost plugin pull` or
+//! `hookhost lock`), and a `verify` key must verify a stored cosign signature. The
+//! hook's `path` becomes the module's store file and its `sha256` pin the layer
+//! digest, so the engine checks the bytes it compiles and the trust gate approves
+//! exactly the locked module. Anything missing becomes the hook's `problem`: that
+//! hook fails (subject to `failurePolicy`) with a message naming the command that
+//! fixes it; the others still run. Nothing here touches the network.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::config::{HookEntry, HookKind, ModuleSource, PluginConfig, VerifyRule};
+use crate::distribution::lock::{LockError, LockFile, lock_path};
+use crate::distribution::manifest::{Manifest, ManifestError};
+use crate::distribution::reference::{ModuleRef, ReferenceError, parse_digest};
+use crate::distribution::signature::{SignatureError, verify_stored};
+use crate::distribution::store::{ModuleStore, StoreError};
+
+/// Why a `source` does not resolve to a module in the store; each message says
+/// which command fixes it (the caller prefixes the reference).
+#[derive(Debug, thiserror::Error)]
+pub enum ResolveError {
+    /// The `source` is not a valid reference.
+    #[error(transparent)]
+    Reference(#[from] ReferenceError),
+    /// A tag needs the lock file, which cannot be used.
+    #[error("{source}; fix or delete it, then run `hookhost lock --project-dir {project_dir}`")]
+    Lock {
+        /// Why the lock file cannot be used.
+        source: Arc<LockError>,
+        /// The project directory.
+        project_dir: PathBuf,
+    },
+    /// The tag is not in the lock file.
+    #[error(
+        "not in {lock_file} (a tag is used only once locked); \
+         run `hookhost lock --project-dir {project_dir}`"
+    )]
+    NotLocked {
+        /// The lock file.
+        lock_file: PathBuf,
+        /// The project directory.
+        project_dir: PathBuf,
+    },
+    /// The module store cannot be used.
+    #[error(transparent)]
+    Store(Arc<StoreError>),
+    /// The manifest or the module is not in the store.
+    #[error(
+        "{digest} is not in the module store; fetch it with `hookhost plugin pull {pinned}` \
+         or `hookhost lock --project-dir {project_dir}`"
+    )]
+    NotStored {
+        /// The manifest digest (also when the module is what is missing).
+        digest: String,
+        /// The reference at that digest.
+        pinned: Box<ModuleRef>,
+        /// The project directory.
+        project_dir: PathBuf,
+    },
+    /// The manifest or the module in the store cannot be used (corrupt …).
+    #[error("{source}; fetch it again with `hookhost plugin pull {pinned}`")]
+    Stored {
+        /// The store's error.
+        source: StoreError,
+        /// The reference at the manifest digest.
+        pinned: Box<ModuleRef>,
+    },
+    /// The stored manifest is not that of a Wasm artifact.
+    #[error(transparent)]
+    Manifest(#[from] ManifestError),
+    /// The manifest names a module digest that is not sha256.
+    #[error("the module digest {digest:?} is not sha256")]
+    NotSha256 {
+        /// The digest the manifest names.
+        digest: String,
+    },
+    /// The `verify` key does not verify a stored signature.
+    #[error(transparent)]
+    Signature(#[from] SignatureError),
+}
+
+/// The lock file or the module store, opened once for every hook, or why it cannot
+/// be (shared by every hook that needs it).
+type Opened<T, E> = Result<T, Arc<E>>;
+
+/// Resolves every `source` plugin of `entries` against the project's lock file and
+/// the user's module store; a hook without its own `verify` key gets the key of the
+/// longest matching `tools.verifyPlugins` prefix.
+pub fn resolve_entries(entries: &mut [HookEntry], rules: &[VerifyRule], project_dir: &Path) {
+    let mut context: Option<(Opened<LockFile, LockError>, Opened<ModuleStore, StoreError>)> = None;
+    for entry in entries {
+        let HookKind::Plugin(config) = &mut entry.spec.kind else {
+            continue;
+        };
+        let Some(source) = config.source.as_mut() else {
+            continue;
+        };
+        if source.verify_key.is_none() {
+            source.verify_key = rules
+                .iter()
+                .filter(|rule| source.reference.starts_with(&rule.prefix))
+                .max_by_key(|rule| rule.prefix.len())
+                .map(|rule| rule.key.clone());
+        }
+        let (lock, store) = context.get_or_insert_with(|| {
+            (
+                LockFile::load(&lock_path(project_dir)).map_err(Arc::new),
+                ModuleStore::open_default().map_err(Arc::new),
+            )
+        });
+        resolve(config, lock.as_ref(), store.as_ref(), project_dir);
+    }
+}
+
+/// Resolves one plugin: sets its `path`, `sha256` and `source.digest`, or its
+/// `source.problem`.
+pub fn resolve(
+    config: &mut PluginConfig,
+    lock: Result<&LockFile, &Arc<LockError>>,
+    store: Result<&ModuleStore, &Arc<StoreError>>,
+    project_dir: &Path,
+) {
+    let Some(source) = config.source.as_mut() else {
+        return;
+    };
+    let outcome = locate(source, lock, store, project_dir);
+    match outcome {
+        Ok(module) => {
+            if config.sha256.is_some_and(|pin| pin != module.sha256) {
+                source.problem = Some(format!(
+                    "{}: the module is not the one pinned by \"sha256\"",
+                    source.reference
+                ));
+            }
+            config.path = module.path;
+            config.sha256 = Some(module.sha256);
+        }
+        Err(problem) => source.problem = Some(format!("{}: {problem}", source.reference)),
+    }
+}
+
+struct Located {
+    path: std::path::PathBuf,
+    sha256: [u8; 32],
+}
+
+fn locate(
+    source: &mut ModuleSource,
+    lock: Result<&LockFile, &Arc<LockError>>,
+    store: Result<&ModuleStore, &Arc<StoreError>>,
+    project_dir: &Path,
+) -> Result<Located, ResolveError> {
+    let reference = ModuleRef::parse(&source.reference)?;
+    let digest = match &reference.digest {
+        Some(digest) => digest.clone(),
+        None => {
+            let lock = lock.map_err(|e| ResolveError::Lock {
+                source: Arc::clone(e),
+                project_dir: project_dir.to_path_buf(),
+            })?;
+            lock.modules
+                .get(&reference.tagged())
+                .map(|locked| locked.digest.clone())
+                .ok_or_else(|| ResolveError::NotLocked {
+                    lock_file: lock_path(project_dir),
+                    project_dir: project_dir.to_path_buf(),
+                })?
+        }
+    };
+    source.digest = Some(digest.clone());
+    let store = store.map_err(|e| ResolveError::Store(Arc::clone(e)))?;
+    let pinned = Box::new(reference.at_digest(&digest));
+    let missing = |e: StoreError| match e {
+        StoreError::Missing { .. } => ResolveError::NotStored {
+            digest: digest.clone(),
+            pinned: pinned.clone(),
+            project_dir: project_dir.to_path_buf(),
+        },
+        other => ResolveError::Stored {
+            source: other,
+            pinned: pinned.clone(),
+        },
+    };
+    let manifest = Manifest::parse(&store.read(&digest).map_err(missing)?)?;
+    let layer = manifest.wasm_layer()?;
+    let sha256 = parse_digest(&layer.digest).ok_or_else(|| ResolveError::NotSha256 {
+        digest: layer.digest.clone(),
+    })?;
+    store.read(&layer.digest).map_err(missing)?;
+    if let Some(key) = &source.verify_key {
+        verify_stored(store, &digest, key)?;
+    }
+    Ok(Located {
+        path: store.path(&layer.digest),
+        sha256,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_problem_names_the_command_that_fixes_it() {
+        let digest = format!("sha256:{}", "a".repeat(64));
+        let pinned = Box::new(
+            ModuleRef::parse("oci://ghcr.io/acme/scan:1")
+                .unwrap()
+                .at_digest(&digest),
+        );
+        let project_dir = PathBuf::from("/work/project");
+        let lock = ResolveError::Lock {
+            source: Arc::new(LockError {
+                path: project_dir.join("hookhost.lock"),
+                problem: "version 9 is not supported (expected 1)".to_owned(),
+            }),
+            project_dir: project_dir.clone(),
+        };
+        assert_eq!(
+            lock.to_string(),
+            "/work/project/hookhost.lock: version 9 is not supported (expected 1); fix or \
+             delete it, then run `hookhost lock --project-dir /work/project`"
+        );
+        let not_locked = ResolveError::NotLocked {
+            lock_file: project_dir.join("hookhost.lock"),
+            project_dir: project_dir.clone(),
+        };
+        assert_eq!(
+            not_locked.to_string(),
+            "not in /work/project/hookhost.lock (a tag is used only once locked); run \
+             `hookhost lock --project-dir /work/project`"
+        );
+        let not_stored = ResolveError::NotStored {
+            digest: digest.clone(),
+            pinned: pinned.clone(),
+            project_dir,
+        };
+        assert_eq!(
+            not_stored.to_string(),
+            format!(
+                "{digest} is not in the module store; fetch it with `hookhost plugin pull \
+                 oci://ghcr.io/acme/scan:1@{digest}` or `hookhost lock --project-dir /work/project`"
+            )
+        );
+        let stored = ResolveError::Stored {
+            source: StoreError::Corrupt {
+                digest: digest.clone(),
+                path: "/store/x".into(),
+            },
+            pinned,
+        };
+        assert_eq!(
+            stored.to_string(),
+            format!(
+                "{digest} in the module store is corrupt (/store/x); pull it again; fetch it \
+                 again with `hookhost plugin pull oci://ghcr.io/acme/scan:1@{digest}`"
+            )
+        );
+        assert_eq!(
+            ResolveError::NotSha256 {
+                digest: "md5:x".to_owned()
+            }
+            .to_string(),
+            "the module digest \"md5:x\" is not sha256"
+        );
+    }
+}
