@@ -316,7 +316,7 @@ impl wasmtime_wasi::WasiView for FloorState {
 /// epochs), memories laid out guarded (hookhost's default) or `checked`, without
 /// hookhost around it.
 fn tuned_engine(checked: bool) -> wasmtime::Engine {
-    use hookhost::runner::wasm::engine::{
+    use hookhost::runner::wasm::runtime::{
         DEFAULT_SLOTS, MemoryLayout, pool_memory_size, wasmtime_config,
     };
     let options = hookhost::runner::wasm::EngineOptions::default();

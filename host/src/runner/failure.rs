@@ -9,7 +9,7 @@ use std::time::Duration;
 
 #[cfg(feature = "plugins")]
 use super::wasm::{
-    engine::EngineError, module::PluginLoadError, preopen::PreopenError, sandbox::SandboxError,
+    module::PluginLoadError, runtime::EngineError, preopen::PreopenError, sandbox::SandboxError,
 };
 
 /// Why a hook produced no usable answer.

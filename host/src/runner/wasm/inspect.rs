@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 use sha2::{Digest, Sha256};
 
 use super::detect::{WasmKind, imports};
-use super::engine::{EngineOptions, WasmEngine};
+use super::engine::WasmEngine;
+use super::runtime::EngineOptions;
 use super::linker::is_granted;
 use crate::config::{DEFAULT_FUEL, DEFAULT_MEMORY_LIMIT, PluginConfig};
 

@@ -1,11 +1,15 @@
 //! Plugin hooks: WASI 0.2 components and WASI preview-1 modules in wasmtime, with the
 //! same stdin/stdout/exit-code semantics as command hooks.
 //!
-//! * [`engine`] — [`WasmEngine`], the one engine per hook system: fuel, epochs,
-//!   pooling, linkers, and the files compiled for it.
-//! * [`module`] — one file compiled and pre-instantiated (compile cache, [`known`]
-//!   digests, [`stamp`]s); [`plugin`] — one hook's settings over it (pin, preopens)
-//!   and one call under the hook's limits.
+//! Layers, lowest first (each imports only those below it):
+//!
+//! * [`runtime`] — the wasmtime engine: fuel, epochs, pooling, linkers, cache.
+//! * [`module`] — one file compiled and pre-instantiated on a runtime (compile
+//!   cache, [`known`] digests, [`stamp`]s).
+//! * [`plugin`] — one hook's settings over a compiled file (pin, preopens) and one
+//!   call under the hook's limits.
+//! * [`engine`] — [`WasmEngine`], the loader of a hook system: a runtime and the
+//!   files compiled on it, a plugin per hook; [`inspect`] reports on one file.
 //! * [`sandbox`] — the capabilities a guest gets; [`linker`] — the imports linked.
 //! * [`limits`], [`pipe`], [`cache`], [`detect`] — the pieces they use.
 //!
@@ -17,6 +21,7 @@
 pub mod cache;
 pub mod detect;
 pub mod engine;
+pub mod runtime;
 pub mod known;
 pub mod limits;
 pub mod linker;
@@ -31,5 +36,6 @@ pub mod inspect;
 #[cfg(feature = "internals")]
 pub use cache::CacheStatus;
 pub use detect::WasmKind;
-pub use engine::{EngineOptions, WasmEngine};
+pub use engine::WasmEngine;
+pub use runtime::EngineOptions;
 pub use plugin::Plugin;

@@ -23,7 +23,7 @@ use wasmtime_wasi::p2::bindings::CommandPre;
 
 use super::cache::{CacheStatus, Cached};
 use super::detect::WasmKind;
-use super::engine::WasmEngine;
+use super::runtime::Runtime;
 use super::known::{self, Known};
 use super::linker::is_granted;
 use super::sandbox::{ComponentState, ModuleState};
@@ -104,7 +104,7 @@ impl Compiled {
     /// Reads, checks, compiles and pre-instantiates the file at `path` — or, when
     /// the compile cache knows it, maps its artifact without reading it; the error
     /// names the cause (the caller adds the path).
-    pub fn load(engine: &WasmEngine, path: &Path) -> Result<Compiled, PluginLoadError> {
+    pub fn load(engine: &Runtime, path: &Path) -> Result<Compiled, PluginLoadError> {
         let (file, stamp) = open_regular(path)?;
         let warm = engine.cache().and_then(|cache| {
             let known = known::recall(cache.dir(), &stamp)?;
@@ -190,7 +190,7 @@ fn open_regular(path: &Path) -> Result<(std::fs::File, Stamp), ReadError> {
 
 /// Maps a cached artifact.
 fn deserialize(
-    engine: &WasmEngine,
+    engine: &Runtime,
     kind: WasmKind,
     artifact: std::fs::File,
     path: &Path,
@@ -223,7 +223,7 @@ fn deserialize(
 
 /// Compiles `bytes`, going through the compile cache when there is one.
 fn compile(
-    engine: &WasmEngine,
+    engine: &Runtime,
     bytes: &[u8],
     known: Known,
 ) -> Result<(Code, CacheStatus), PluginLoadError> {
