@@ -252,7 +252,14 @@ impl fmt::Display for ListedHook {
         if let Some(description) = &self.description {
             writeln!(f, "        {description}")?;
         }
-        match &self.kind {
+        write!(f, "{}", self.kind)
+    }
+}
+
+/// What a hook runs, as the indented lines under it in `hookhost check`.
+impl fmt::Display for ListedKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
             ListedKind::Command {
                 command,
                 is_hookhost,

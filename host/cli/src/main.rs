@@ -43,7 +43,15 @@ fn main() -> ExitCode {
             };
         }
     };
-    let outcome = match cli.command {
+    run(cli.command).unwrap_or_else(|failure| {
+        eprintln!("{}: {}", failure.command, failure.message);
+        ExitCode::from(1)
+    })
+}
+
+/// Runs one command.
+fn run(command: Command) -> Outcome {
+    match command {
         Command::Fire {
             event: (event, dialect),
             explain,
@@ -106,11 +114,7 @@ fn main() -> ExitCode {
                 registry,
             } => registry::sign(&reference, &key, &registry),
         },
-    };
-    outcome.unwrap_or_else(|failure| {
-        eprintln!("{}: {}", failure.command, failure.message);
-        ExitCode::from(1)
-    })
+    }
 }
 
 /// What a command ends with: its exit code, or a [`Failure`] that [`main`] — the one

@@ -191,40 +191,8 @@ impl HookSystemBuilder {
             .filter(|entry| gate.admits(entry, &mut diagnostics))
             .collect();
         let engine = plugins::engine(enabled, &admitted, &self.engine, self.only_event.is_some());
-        let mut per_event: [Vec<_>; EVENT_COUNT] = std::array::from_fn(|_| Vec::new());
-        let mut per_other: Vec<(Arc<str>, Vec<_>)> = Vec::new();
-        for entry in admitted {
-            let runner = match &entry.spec.kind {
-                HookKind::Command { command } => Runner::Command(command.clone()),
-                HookKind::Plugin(config) => {
-                    plugins::load(&engine, config, &entry, &project_dir, &mut diagnostics)
-                }
-            };
-            let key = entry.spec.dedup_key();
-            let trusted = !entry.source.is_repository_scope();
-            let (event, other_name) = (entry.event, entry.other_name.clone());
-            let registration = Registration {
-                matcher: entry.matcher.clone(),
-                sequential: entry.sequential,
-                dialect: entry.dialect,
-                key,
-                trusted,
-                hook: Arc::new(RunnableHook { entry, runner }),
-            };
-            match other_name {
-                Some(name) => match per_other.iter_mut().find(|(n, _)| *n == name) {
-                    Some((_, list)) => list.push(registration),
-                    None => per_other.push((name, vec![registration])),
-                },
-                None => per_event[event.index()].push(registration),
-            }
-        }
+        let (events, others) = register(admitted, &engine, &project_dir, &mut diagnostics);
         plugins::report(&engine, &mut diagnostics);
-        let events = per_event.map(EventHooks::new);
-        let others = per_other
-            .into_iter()
-            .map(|(name, list)| (name, EventHooks::new(list)))
-            .collect();
         let watched = watched_paths(&self.settings, &project_dir, &settings.sources);
         let session_id = self.session_id.unwrap_or_else(generate_session_id);
         let mut ctx = RunContext::new(project_dir, self.output_cap);
@@ -256,6 +224,52 @@ impl HookSystemBuilder {
         }
     }
 }
+
+/// Per-event hook lists of the admitted entries, each with its runner (plugins are
+/// loaded from `engine`), and the lists of event names hookhost does not know.
+fn register(
+    admitted: Vec<HookEntry>,
+    engine: &plugins::Engine,
+    project_dir: &Path,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> (Events, Others) {
+    let mut per_event: [Vec<_>; EVENT_COUNT] = std::array::from_fn(|_| Vec::new());
+    let mut per_other: Vec<(Arc<str>, Vec<_>)> = Vec::new();
+    for entry in admitted {
+        let runner = match &entry.spec.kind {
+            HookKind::Command { command } => Runner::Command(command.clone()),
+            HookKind::Plugin(config) => {
+                plugins::load(engine, config, &entry, project_dir, diagnostics)
+            }
+        };
+        let (event, other_name) = (entry.event, entry.other_name.clone());
+        let registration = Registration {
+            matcher: entry.matcher.clone(),
+            sequential: entry.sequential,
+            dialect: entry.dialect,
+            key: entry.spec.dedup_key(),
+            trusted: !entry.source.is_repository_scope(),
+            hook: Arc::new(RunnableHook { entry, runner }),
+        };
+        match other_name {
+            Some(name) => match per_other.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, list)) => list.push(registration),
+                None => per_other.push((name, vec![registration])),
+            },
+            None => per_event[event.index()].push(registration),
+        }
+    }
+    let others = per_other
+        .into_iter()
+        .map(|(name, list)| (name, EventHooks::new(list)))
+        .collect();
+    (per_event.map(EventHooks::new), others)
+}
+
+/// The hooks of every known event, indexed by [`HookEvent::index`].
+type Events = [EventHooks<RunnableHook>; EVENT_COUNT];
+/// The hooks of event names hookhost does not know, by name.
+type Others = Vec<(Arc<str>, EventHooks<RunnableHook>)>;
 
 /// Command hooks whose program does not exist fail open on every fire: an error
 /// once per hook at load, naming the program and the fix.

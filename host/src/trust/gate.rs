@@ -58,57 +58,19 @@ impl TrustGate {
         }
         let scope = entry.source.base_dir.clone();
         let (key, shown) = match &entry.spec.kind {
-            HookKind::Command { command } => {
-                let roots = [self.project_dir.as_path(), scope.as_path()];
-                let scripts = pinned_scripts(command, &self.project_dir, &roots);
-                let shown = if scripts.is_empty() {
-                    format!("command {command:?}")
-                } else {
-                    let names: Vec<&str> = scripts.keys().map(String::as_str).collect();
-                    format!("command {command:?} (scripts pinned: {})", names.join(", "))
-                };
-                let key = TrustKey::Command {
-                    scope,
-                    command: command.clone(),
-                    scripts,
-                };
-                (key, shown)
-            }
-            HookKind::Plugin(config) => {
-                match source_problem(config)
-                    .map_or_else(|| reviewed_digest(config), |p| Err(ReviewError::Source(p)))
-                {
-                    Ok(sha256) => {
-                        let grants = grants(config);
-                        let origin = config.source.as_ref().map_or_else(String::new, |s| {
-                            format!(" ({})", s.digest.as_deref().unwrap_or(&s.reference))
-                        });
-                        let shown = format!(
-                            "plugin {}{origin} sha256 {} with grants {grants}",
-                            config.source.as_ref().map_or_else(
-                                || config.path.display().to_string(),
-                                |s| s.reference.clone()
-                            ),
-                            hex::encode(sha256)
-                        );
-                        let key = TrustKey::Plugin {
-                            scope,
-                            sha256,
-                            grants,
-                        };
-                        (key, shown)
-                    }
-                    Err(e) => {
-                        diagnostics.push(Diagnostic::warning(format!(
-                            "{}: {}: plugin {} cannot be reviewed ({e}); skipped",
-                            entry.source,
-                            entry.location,
-                            config.path.display()
-                        )));
-                        return false;
-                    }
+            HookKind::Command { command } => self.command_key(command, scope),
+            HookKind::Plugin(config) => match plugin_key(config, scope) {
+                Ok(reviewed) => reviewed,
+                Err(e) => {
+                    diagnostics.push(Diagnostic::warning(format!(
+                        "{}: {}: plugin {} cannot be reviewed ({e}); skipped",
+                        entry.source,
+                        entry.location,
+                        config.path.display()
+                    )));
+                    return false;
                 }
-            }
+            },
         };
         if store.is_trusted(&key) {
             return true;
@@ -138,6 +100,54 @@ impl TrustGate {
         self.untrusted.push((key, what));
         false
     }
+}
+
+impl TrustGate {
+    /// A command's approval key (scope, command, in-project scripts) and how it is
+    /// shown to the reviewer.
+    fn command_key(&self, command: &str, scope: PathBuf) -> (TrustKey, String) {
+        let roots = [self.project_dir.as_path(), scope.as_path()];
+        let scripts = pinned_scripts(command, &self.project_dir, &roots);
+        let shown = if scripts.is_empty() {
+            format!("command {command:?}")
+        } else {
+            let names: Vec<&str> = scripts.keys().map(String::as_str).collect();
+            format!("command {command:?} (scripts pinned: {})", names.join(", "))
+        };
+        let key = TrustKey::Command {
+            scope,
+            command: command.to_owned(),
+            scripts,
+        };
+        (key, shown)
+    }
+}
+
+/// A plugin's approval key (scope, file digest, grants) and how it is shown to the
+/// reviewer; why it cannot be reviewed, if it cannot.
+fn plugin_key(config: &PluginConfig, scope: PathBuf) -> Result<(TrustKey, String), ReviewError> {
+    let sha256 = match source_problem(config) {
+        Some(problem) => return Err(ReviewError::Source(problem)),
+        None => reviewed_digest(config)?,
+    };
+    let grants = grants(config);
+    let origin = config.source.as_ref().map_or_else(String::new, |s| {
+        format!(" ({})", s.digest.as_deref().unwrap_or(&s.reference))
+    });
+    let shown = format!(
+        "plugin {}{origin} sha256 {} with grants {grants}",
+        config.source.as_ref().map_or_else(
+            || config.path.display().to_string(),
+            |s| s.reference.clone()
+        ),
+        hex::encode(sha256)
+    );
+    let key = TrustKey::Plugin {
+        scope,
+        sha256,
+        grants,
+    };
+    Ok((key, shown))
 }
 
 /// Why a `source` plugin has no module to review (not locked, not pulled …).
