@@ -25,7 +25,7 @@ pub(crate) fn write_atomically(
     tmp.persist(path).map_err(|e| e.error)
 }
 
-/// Why a directory is not private ([`check_private`]): the message speaks of the
+/// Why a directory is not private (`check_private`): the message speaks of the
 /// directory as "it" (the caller names it).
 #[derive(Debug, thiserror::Error)]
 pub enum PrivateDirError {

@@ -29,7 +29,7 @@ pub enum TraceSink {
 }
 
 impl TraceSink {
-    /// The sink named by [`TRACE_ENV`], if set.
+    /// The sink named by `HOOKHOST_TRACE`, if set.
     pub fn from_env() -> Option<TraceSink> {
         let value = std::env::var_os(TRACE_ENV).filter(|v| !v.is_empty())?;
         Some(if value == "-" {

@@ -1,6 +1,6 @@
 //! Distributing plugins as OCI artifacts: `"source": "oci://…"` in settings.
 //!
-//! * [`reference`]: parsing `oci://REGISTRY/REPO[:TAG][@sha256:…]`.
+//! * [`reference`](mod@reference): parsing `oci://REGISTRY/REPO[:TAG][@sha256:…]`.
 //! * [`manifest`]: the CNCF Wasm OCI artifact layout (what `wkg oci` and `oras` push).
 //! * [`store`]: the per-user content-addressed module store.
 //! * [`lock`]: `hookhost.lock`, the digest each tag was locked to.

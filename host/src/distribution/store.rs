@@ -8,7 +8,7 @@
 //! whole object or none. The store is `$XDG_CACHE_HOME/hookhost/modules` (or
 //! `~/.cache/hookhost/modules`; `HOOKHOST_STORE_DIR` overrides it) and, like the
 //! compile cache, is refused when anybody but this user could change what is in it
-//! ([`check_private`]): a checksum does not help when an attacker can also choose
+//! (`check_private`): a checksum does not help when an attacker can also choose
 //! which digest the lock names.
 
 use std::io::Write;

@@ -46,7 +46,7 @@ fn init(cap: usize) -> Slots {
     }
 }
 
-/// Sets the cap (clamped to 1..=[`MAX_PROCESSES_CEILING`]); returns the cap in force,
+/// Sets the cap (clamped to 1..=`MAX_PROCESSES_CEILING` (64)); returns the cap in force,
 /// which is the earlier one if hooks already ran or it was set before.
 pub fn set_max_processes(max: usize) -> usize {
     SLOTS

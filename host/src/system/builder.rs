@@ -126,7 +126,7 @@ impl HookSystemBuilder {
     }
 
     /// Overrides `tools.requireHookTrust`: run hooks from project settings and
-    /// extensions only if approved with `hookhost trust` (see [`crate::trust`]).
+    /// extensions only if approved with `hookhost trust` (see [`crate::TrustStore`]).
     pub fn require_trust(mut self, required: bool) -> Self {
         self.require_trust = Some(required);
         self
