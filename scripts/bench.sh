@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Reproduces every measurement in docs/PERFORMANCE.md and rewrites its tables:
-#   1. criterion, in process (host/benches/fire.rs), RUST_BACKTRACE unset;
+#   1. criterion, in process (host/benches/fire/), RUST_BACKTRACE unset;
 #   2. the no_match and plugin groups again with RUST_BACKTRACE=1, right after theirs;
-#   3. whole processes and `hookhost serve` (host/benches/process.rs) against the
+#   3. whole processes and `hookhost serve` (host/benches/process/) against the
 #      release build, each case with RUST_BACKTRACE unset and =1;
 #   4. the peer, @google/gemini-cli-core (bench/gemini; needs node, npm and the npm
 #      registry; skipped with a note if unavailable, or with BENCH_SKIP_PEER=1);

@@ -1,6 +1,8 @@
 //! Fixtures shared by the benches: a throw-away project, the policy in every form
 //! (the `echo-policy` Wasm guest, the same crate built natively, a `sh` script, a
-//! Python script), settings files, and the ~300-byte `BeforeTool` inputs.
+//! Python script), settings files, the ~300-byte `BeforeTool` inputs, and the
+//! directory the benches write their results to. Both benches include this file
+//! (`#[path]`), so the fixtures are the same in each.
 //!
 //! Every form implements the same policy: `tool_input.path` starting with `/etc`
 //! blocks (exit 2, `{"decision":"block","reason":…}` on stdout); anything else
@@ -52,6 +54,14 @@ pub fn input_len() -> usize {
 /// The repository root (the benchmarks belong to `host/cli`).
 pub fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// `target/bench-results`, created if missing: where both benches write the JSON
+/// that scripts/bench-report.py reads (`alloc.json`, `process.json`).
+pub fn results_dir() -> PathBuf {
+    let dir = repo().join("target/bench-results");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
 }
 
 /// Whether `--quick` or a short measurement was asked for (the CI regression guard).

@@ -289,7 +289,7 @@ fn pooled_engine(max_memory: u64, slots: u32) -> Result<(Engine, MemoryLayout), 
 /// The wasmtime configuration of an engine whose memories are laid out as
 /// `layout` and, in a pool of `pool_slots` slots (`None` = on demand), hold up to
 /// `max_memory`. Public so that a benchmark can run bare wasmtime under the very
-/// same settings (`host/benches/fire.rs`, `floor/*`).
+/// same settings (`host/benches/fire/bare.rs`, `floor/*`).
 pub fn wasmtime_config(layout: MemoryLayout, max_memory: u64, pool_slots: Option<u32>) -> Config {
     let mut config = Config::new();
     config
