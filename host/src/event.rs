@@ -13,6 +13,7 @@ use std::str::FromStr;
 /// A lifecycle event of the agent at which hooks fire (seeds/002 `HookEventName`,
 /// and Claude Code's hooks reference).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum HookEvent {
     /// Before a tool executes; hooks may block it or rewrite `tool_input`.
     BeforeTool,

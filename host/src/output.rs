@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 /// A decision a hook can take (seeds/001 §4.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Decision {
     /// Block the operation.
     Block,

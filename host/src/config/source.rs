@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 /// The scope of a settings file. Declaration order is priority order (seeds/001 §6.3:
 /// Project > User > System > Extensions); explicit `--settings` files rank by position.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum SourceKind {
     /// A file given explicitly (`--settings`), ranked by its position.
     Explicit,
@@ -23,6 +24,7 @@ pub enum SourceKind {
 
 /// The format of a settings file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum SettingsFormat {
     /// LLxprt / Gemini CLI settings: timeouts in milliseconds, `tools.enableHooks`.
     #[default]

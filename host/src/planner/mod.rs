@@ -85,6 +85,7 @@ impl<H> Registered<H> {
 /// How a registered hook stands among the duplicates of its event (what `hookhost
 /// check` lists); the same rule as a fire's plan applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Standing {
     /// The first instance of its dedup key: it runs when its matcher selects.
     First,
