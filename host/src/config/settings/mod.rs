@@ -1,33 +1,43 @@
 //! Reading one settings file into hook entries.
 //!
-//! The format is typed: one struct per level (the file in [`file`], events in
-//! [`event`], a group in [`group`], a hook in [`hook`], a plugin's fields in
-//! [`plugin`]), each field a [`field::Field`] so that a wrong value is reported with
-//! its file, event, group, hook and field while its neighbours still load. The
-//! checks serde cannot express follow each level's deserialisation, and the JSON
-//! Schema (`docs/settings.schema.json`) is generated from the same types by
-//! [`settings_schema`].
+//! The format is typed, and every level of it is read in two halves:
+//!
+//! - its *shape* ([`shape`]): a serde / schemars type saying what the level may hold,
+//!   each field a [`Field`](shape::field::Field) that keeps a wrong value for the
+//!   message instead of failing the level. The JSON Schema
+//!   (`docs/settings.schema.json`) is generated from these types by
+//!   [`settings_schema`].
+//! - its *check* ([`check`]): what serde cannot express (timeouts and their units,
+//!   ranges and clamps, one of path/source, path and variable expansion), turning the
+//!   shape into [`ParsedSettings`], [`HookEntry`] and [`HookSpec`] values and
+//!   reporting each problem with its file, event, group, hook and field while its
+//!   neighbours still load.
+//!
+//! | level                                     | shape             | check             |
+//! |-------------------------------------------|-------------------|-------------------|
+//! | the file: `tools`, `hooksConfig`, `serve` | [`shape::file`]   | [`check::file`]   |
+//! | `hooks`: event name → groups              | [`shape::event`]  | [`check::event`]  |
+//! | a group: `matcher`, `sequential`          | [`shape::group`]  | [`check::group`]  |
+//! | a hook: `type`, `timeout`, `command` …    | [`shape::hook`]   | [`check::hook`]   |
+//! | a plugin hook's `verify`, `preopens` …    | [`shape::plugin`] | [`check::plugin`] |
+//!
+//! Beside them: [`shape::field`] (`Field`, `Section`), [`shape::value`] (`Count`),
+//! and [`check::report`] (where the findings go, and how a value appears in them).
+//! This module reads the file's text and hands its top level to
+//! [`check::top_level`].
 
-mod event;
-mod field;
-mod file;
-mod group;
-mod hook_settings;
-mod plugin;
-mod report;
-mod value;
+mod check;
+mod shape;
 
 use std::path::Path;
 use std::sync::Arc;
 
 use serde_json::Value;
 
-use self::field::Section;
-use self::report::Report;
+pub use self::shape::settings_schema;
 use super::diagnostic::Diagnostic;
-use super::expand::ExpandVars;
 use super::spec::{HookSpec, VerifyRule};
-use super::source::{SettingsSource, SourceKind};
+use super::source::SettingsSource;
 use crate::dialect::Dialect;
 use crate::event::HookEvent;
 use crate::planner::Matcher;
@@ -144,7 +154,7 @@ pub fn parse_settings(
         Ok(other) => {
             parsed.diagnostics.push(Diagnostic::error(format!(
                 "{source}: expected a JSON object at the top level, got {}",
-                value::kind_of(&other)
+                check::report::kind_of(&other)
             )));
             parsed.unreadable = true;
             return parsed;
@@ -157,69 +167,8 @@ pub fn parse_settings(
             return parsed;
         }
     };
-    check(Value::Object(root), &source, project_dir, &mut parsed);
+    check::top_level(Value::Object(root), &source, project_dir, &mut parsed);
     parsed
-}
-
-/// Checks the parsed top level of a settings file.
-fn check(
-    root: Value,
-    source: &Arc<SettingsSource>,
-    project_dir: &Path,
-    parsed: &mut ParsedSettings,
-) {
-    let Section::Ok(file, unknown) = Section::<file::SettingsFile>::from_value(root) else {
-        return;
-    };
-    let extension_dir = match source.kind {
-        SourceKind::Extension(_) => Some(source.base_dir.as_path()),
-        _ => source.plugin_root.as_deref(),
-    };
-    let mut report = Report {
-        source,
-        vars: ExpandVars {
-            project_dir,
-            extension_dir,
-        },
-        diagnostics: Vec::new(),
-    };
-    let hooks = file::read(file, &unknown, &mut report, parsed);
-    parsed.entries = event::entries(hooks, &mut report);
-    parsed.diagnostics = report.diagnostics;
-}
-
-/// The JSON Schema of settings files, generated from the types that read them
-/// (`docs/settings.schema.json` is this, pretty-printed).
-pub fn settings_schema() -> Value {
-    let mut schema = schemars::generate::SchemaSettings::draft2020_12()
-        .into_generator()
-        .into_root_schema_for::<file::SettingsFile>()
-        .to_value();
-    unwrap_descriptions(&mut schema);
-    schema
-}
-
-/// Joins the lines of doc comments (wrapped for the source, not for an editor's
-/// tooltip); paragraphs stay apart.
-fn unwrap_descriptions(schema: &mut Value) {
-    match schema {
-        Value::Object(object) => {
-            for (key, value) in object.iter_mut() {
-                match value {
-                    Value::String(text) if key == "description" => {
-                        *text = text
-                            .split("\n\n")
-                            .map(|paragraph| paragraph.replace('\n', " "))
-                            .collect::<Vec<_>>()
-                            .join("\n\n");
-                    }
-                    other => unwrap_descriptions(other),
-                }
-            }
-        }
-        Value::Array(items) => items.iter_mut().for_each(unwrap_descriptions),
-        _ => {}
-    }
 }
 
 #[cfg(test)]

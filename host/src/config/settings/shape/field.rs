@@ -1,4 +1,4 @@
-//! A setting read on its own. A wrong value is kept for the message instead of
+//! Shape: a setting read on its own. A wrong value is kept for the message instead of
 //! failing the level it sits in, so every bad field of a hook is reported, a bad
 //! switch does not hide its neighbours, and one bad hook does not lose the group.
 //!

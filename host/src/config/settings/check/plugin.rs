@@ -1,16 +1,15 @@
-//! A plugin hook's own fields: where its module comes from (`path` or `source` +
-//! `verify`), its pin, limits and grants (`env`, `preopens`, `args`), and the checks
-//! serde cannot express (one of path/source, clamps, path expansion, which
-//! variables a repository's `env` may expand).
+//! Check of a plugin hook's own fields: where its module comes from (`path` or
+//! `source` + `verify`), its pin, limits and grants (`env`, `preopens`, `args`), with
+//! the checks serde cannot express (one of path/source, clamps, path expansion,
+//! which variables a repository's `env` may expand), into a [`PluginConfig`].
 
-use schemars::JsonSchema;
-use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use super::field::{Field, Section};
-use super::hook_settings::HookSettings;
-use super::report::Report;
-use super::value::{Count, show};
+use super::report::{Report, show};
+use crate::config::settings::shape::field::{Field, Section};
+use crate::config::settings::shape::hook::HookSettings;
+use crate::config::settings::shape::plugin::{PreopenSettings, VerifySettings};
+use crate::config::settings::shape::value::Count;
 use crate::config::spec::{
     DEFAULT_FUEL, DEFAULT_MEMORY_LIMIT, HookKind, ModuleSource, PluginConfig, Preopen,
 };
@@ -21,36 +20,50 @@ use crate::distribution::reference::ModuleRef;
 /// per memory, and the limit is a total over every memory and table of the guest.
 pub(crate) const MAX_MEMORY_LIMIT: u64 = 4 * 1024 * 1024 * 1024;
 
-/// `verify`: the key a `source` module's signature must verify with.
-#[derive(Debug, Default, Deserialize, JsonSchema)]
-#[serde(default)]
-#[schemars(deny_unknown_fields, extend("required" = ["key"]))]
-pub(crate) struct VerifySettings {
-    /// A cosign public key (PEM, ECDSA P-256), resolved like `path`.
-    #[schemars(regex(pattern = r"\S"))]
-    key: Field<String>,
-}
-
-/// A host directory the guest may open.
-#[derive(Debug, Default, Deserialize, JsonSchema)]
-#[serde(default)]
-#[schemars(deny_unknown_fields, extend("required" = ["host", "guest"]))]
-pub(crate) struct PreopenSettings {
-    /// The host directory; relative paths resolve like `path`; $VAR and ~ are expanded.
-    #[schemars(length(min = 1))]
-    host: Field<String>,
-    /// Where the guest sees it: an absolute path such as /project.
-    #[schemars(regex(pattern = "^/"))]
-    guest: Field<String>,
-    /// Allow writes, creates, renames and deletes (default false).
-    writable: Field<Option<bool>>,
-}
-
 /// Checks the plugin fields of `hook`; `None` (with errors) when it cannot run.
 pub(super) fn config(at: &str, hook: HookSettings, report: &mut Report<'_>) -> Option<HookKind> {
     let mut ok = true;
-    let verify_given = !hook.verify.is_absent();
-    let (path, source) = match (hook.path, hook.source) {
+    let (path, source) = module(at, hook.path, hook.source, hook.verify, report);
+    let sha256 = sha256(at, hook.sha256, report, &mut ok);
+    let fuel = report
+        .take_or_flag(
+            &format!("{at}.fuel"),
+            hook.fuel,
+            "an instruction budget (a positive integer)",
+            &mut ok,
+        )
+        .flatten();
+    let memory_limit = memory_limit(at, hook.memory_limit, report, &mut ok);
+    let env = env(at, hook.env, report, &mut ok);
+    let args = args(at, hook.args, report, &mut ok);
+    let preopens = preopens(at, hook.preopens, report, &mut ok);
+    let path = path?;
+    ok.then(|| {
+        HookKind::Plugin(PluginConfig {
+            path: path.into(),
+            source,
+            sha256,
+            fuel: fuel.map_or(DEFAULT_FUEL, |Count(n)| n),
+            memory_limit: memory_limit.unwrap_or(DEFAULT_MEMORY_LIMIT),
+            env,
+            preopens,
+            args,
+        })
+    })
+}
+
+/// Where the module comes from: `path` (resolved), or `source` (with an empty path)
+/// and its `verify` key. The path is `None` (with an error) when neither or both are
+/// given or the one given is wrong.
+fn module(
+    at: &str,
+    path: Field<String>,
+    source: Field<String>,
+    verify: Field<Option<Section<VerifySettings>>>,
+    report: &mut Report<'_>,
+) -> (Option<String>, Option<Box<ModuleSource>>) {
+    let verify_given = !verify.is_absent();
+    let (path, source) = match (path, source) {
         (path, source) if !path.is_absent() && !source.is_absent() => {
             report.error(
                 &format!("{at}.source"),
@@ -65,7 +78,7 @@ pub(super) fn config(at: &str, hook: HookSettings, report: &mut Report<'_>) -> O
             );
             (None, None)
         }
-        (Field::Absent, source) => match module_source(at, source, hook.verify, report) {
+        (Field::Absent, source) => match module_source(at, source, verify, report) {
             Some(source) => (Some(String::new()), Some(Box::new(source))),
             None => (None, None),
         },
@@ -84,67 +97,49 @@ pub(super) fn config(at: &str, hook: HookSettings, report: &mut Report<'_>) -> O
             "only a \"source\" module is verified; ignored for \"path\"",
         );
     }
-    let sha256 = match report.take(
-        &format!("{at}.sha256"),
-        hook.sha256,
-        "64 hexadecimal digits",
-    ) {
-        Ok(Some(Some(text))) => {
-            let digest = parse_sha256(&text);
-            if digest.is_none() {
-                let got = show(&Value::String(text));
-                report.error(
-                    &format!("{at}.sha256"),
-                    format!("expected 64 hexadecimal digits, got {got}"),
-                );
-                ok = false;
-            }
-            digest
-        }
-        Ok(_) => None,
-        Err(()) => {
-            ok = false;
-            None
-        }
-    };
-    let fuel = report
-        .take_or_flag(
-            &format!("{at}.fuel"),
-            hook.fuel,
-            "an instruction budget (a positive integer)",
-            &mut ok,
-        )
-        .flatten();
-    let memory_limit = report
-        .take_or_flag(&format!("{at}.memoryLimit"), hook.memory_limit, "a number of bytes (a positive integer)", &mut ok)
-        .flatten()
-        .map(|Count(limit)| {
-            if limit > MAX_MEMORY_LIMIT {
-                report.warning(
-                    &format!("{at}.memoryLimit"),
-                    format!(
-                        "{limit} bytes is more than the maximum of {MAX_MEMORY_LIMIT} (4 GiB); clamped to it"
-                    ),
-                );
-            }
-            limit.min(MAX_MEMORY_LIMIT)
-        });
-    let env = env(at, hook.env, report, &mut ok);
-    let args = args(at, hook.args, report, &mut ok);
-    let preopens = preopens(at, hook.preopens, report, &mut ok);
-    let path = path?;
-    ok.then(|| {
-        HookKind::Plugin(PluginConfig {
-            path: path.into(),
-            source,
-            sha256,
-            fuel: fuel.map_or(DEFAULT_FUEL, |Count(n)| n),
-            memory_limit: memory_limit.unwrap_or(DEFAULT_MEMORY_LIMIT),
-            env,
-            preopens,
-            args,
-        })
-    })
+    (path, source)
+}
+
+/// `sha256`: the pin, 64 hexadecimal digits.
+fn sha256(
+    at: &str,
+    field: Field<Option<String>>,
+    report: &mut Report<'_>,
+    ok: &mut bool,
+) -> Option<[u8; 32]> {
+    let at = format!("{at}.sha256");
+    let text = report
+        .take_or_flag(&at, field, "64 hexadecimal digits", ok)
+        .flatten()?;
+    let digest = parse_sha256(&text);
+    if digest.is_none() {
+        let got = show(&Value::String(text));
+        report.error(&at, format!("expected 64 hexadecimal digits, got {got}"));
+        *ok = false;
+    }
+    digest
+}
+
+/// `memoryLimit` in bytes, clamped to [`MAX_MEMORY_LIMIT`].
+fn memory_limit(
+    at: &str,
+    field: Field<Option<Count>>,
+    report: &mut Report<'_>,
+    ok: &mut bool,
+) -> Option<u64> {
+    let at = format!("{at}.memoryLimit");
+    let expected = "a number of bytes (a positive integer)";
+    let Count(limit) = report.take_or_flag(&at, field, expected, ok).flatten()?;
+    if limit > MAX_MEMORY_LIMIT {
+        report.warning(
+            &at,
+            format!(
+                "{limit} bytes is more than the maximum of {MAX_MEMORY_LIMIT} (4 GiB); \
+                 clamped to it"
+            ),
+        );
+    }
+    Some(limit.min(MAX_MEMORY_LIMIT))
 }
 
 /// A string field as it appears in messages ("nothing" when absent).
@@ -293,49 +288,56 @@ fn preopens(
     let items = report.take_or_flag(&format!("{at}.preopens"), field, expected, ok);
     let mut preopens = Vec::new();
     for (i, item) in items.flatten().unwrap_or_default().into_iter().enumerate() {
-        let pat = format!("{at}.preopens[{i}]");
-        let item = match item {
-            Section::Ok(item, _) => item,
+        let at = format!("{at}.preopens[{i}]");
+        match item {
+            Section::Ok(item, _) => match preopen(&at, item, report) {
+                Some(preopen) => preopens.push(preopen),
+                None => *ok = false,
+            },
             Section::Wrong(value) => {
-                report.error(&pat, format!("expected an object, got {}", show(&value)));
+                report.error(&at, format!("expected an object, got {}", show(&value)));
                 *ok = false;
-                continue;
             }
-            Section::Absent => continue,
-        };
-        let host = match item.host {
-            Field::Ok(h) if !h.is_empty() => Some(report.resolve(&h)),
-            other => {
-                let got = got(&other);
-                report.error(
-                    &format!("{pat}.host"),
-                    format!("expected a host directory path, got {got}"),
-                );
-                None
-            }
-        };
-        let guest = match item.guest {
-            Field::Ok(g) if g.starts_with('/') => Some(g),
-            other => {
-                let got = got(&other);
-                report.error(
-                    &format!("{pat}.guest"),
-                    format!("expected an absolute guest path such as \"/project\", got {got}"),
-                );
-                None
-            }
-        };
-        let writable = report
-            .take(&format!("{pat}.writable"), item.writable, "true or false")
-            .map(|w| w.flatten().unwrap_or(false));
-        match (host, guest, writable) {
-            (Some(host), Some(guest), Ok(writable)) => preopens.push(Preopen {
-                host: host.into(),
-                guest,
-                writable,
-            }),
-            _ => *ok = false,
+            Section::Absent => {}
         }
     }
     preopens
+}
+
+/// One preopen (at `at`, e.g. `….preopens[0]`); `None` (with errors) when any of its
+/// fields is wrong.
+fn preopen(at: &str, item: PreopenSettings, report: &mut Report<'_>) -> Option<Preopen> {
+    let host = match item.host {
+        Field::Ok(h) if !h.is_empty() => Some(report.resolve(&h)),
+        other => {
+            let got = got(&other);
+            report.error(
+                &format!("{at}.host"),
+                format!("expected a host directory path, got {got}"),
+            );
+            None
+        }
+    };
+    let guest = match item.guest {
+        Field::Ok(g) if g.starts_with('/') => Some(g),
+        other => {
+            let got = got(&other);
+            report.error(
+                &format!("{at}.guest"),
+                format!("expected an absolute guest path such as \"/project\", got {got}"),
+            );
+            None
+        }
+    };
+    let writable = report
+        .take(&format!("{at}.writable"), item.writable, "true or false")
+        .map(|w| w.flatten().unwrap_or(false));
+    match (host, guest, writable) {
+        (Some(host), Some(guest), Ok(writable)) => Some(Preopen {
+            host: host.into(),
+            guest,
+            writable,
+        }),
+        _ => None,
+    }
 }

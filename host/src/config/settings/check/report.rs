@@ -1,12 +1,14 @@
-//! Where the checks of one settings file write their findings, each prefixed with
-//! the file and the place in it (`hooks.BeforeTool[0].hooks[1].timeout`).
+//! Check: where the checks of one settings file write their findings, each
+//! prefixed with the file and the place in it (`hooks.BeforeTool[0].hooks[1].timeout`),
+//! and how a value as written appears in them ([`show`], [`kind_of`]).
 
 use std::fmt::Display;
 use std::path::Path;
 use std::sync::Arc;
 
-use super::field::Field;
-use super::value::show;
+use serde_json::Value;
+
+use crate::config::settings::shape::field::Field;
 use crate::config::diagnostic::Diagnostic;
 use crate::config::expand::ExpandVars;
 use crate::config::source::SettingsSource;
@@ -81,6 +83,34 @@ impl Report<'_> {
                 .join(path)
                 .to_string_lossy()
                 .into_owned()
+        }
+    }
+}
+
+/// What kind of JSON value `v` is, for messages.
+pub(crate) fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// A value as it appears in messages: short JSON.
+pub(crate) fn show(v: &Value) -> String {
+    match v {
+        Value::Array(_) | Value::Object(_) => kind_of(v).to_owned(),
+        _ => {
+            let mut s = v.to_string();
+            if s.len() > 60 {
+                let cut = (0..=60).rev().find(|&i| s.is_char_boundary(i)).unwrap_or(0);
+                s.truncate(cut);
+                s.push('…');
+            }
+            s
         }
     }
 }

@@ -1,4 +1,4 @@
-//! Small value types of the settings format and how values appear in messages.
+//! Shape: the small value types of the settings format.
 
 use std::borrow::Cow;
 
@@ -41,32 +41,4 @@ fn positive_integer(v: &Value) -> Option<u64> {
     }
     let f = v.as_f64()?;
     (f >= 1.0 && f.fract() == 0.0 && f <= u64::MAX as f64).then_some(f as u64)
-}
-
-/// What kind of JSON value `v` is, for messages.
-pub(crate) fn kind_of(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
-/// A value as it appears in messages: short JSON.
-pub(crate) fn show(v: &Value) -> String {
-    match v {
-        Value::Array(_) | Value::Object(_) => kind_of(v).to_owned(),
-        _ => {
-            let mut s = v.to_string();
-            if s.len() > 60 {
-                let cut = (0..=60).rev().find(|&i| s.is_char_boundary(i)).unwrap_or(0);
-                s.truncate(cut);
-                s.push('…');
-            }
-            s
-        }
-    }
 }

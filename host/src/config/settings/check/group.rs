@@ -1,34 +1,17 @@
-//! A hook group: `matcher`, `sequential`, and its hooks. A wrong matcher or
+//! Check of a hook group: its `matcher` compiled as the event and dialect read it,
+//! `sequential`, and each hook checked by [`super::hook`]. A wrong matcher or
 //! `sequential` skips the group; a bad hook skips only itself.
 
 use std::sync::Arc;
 
-use schemars::JsonSchema;
-use serde::Deserialize;
-
-use super::HookEntry;
-use super::field::{Field, Section};
-use super::hook_settings::{self, HookSettings};
-use super::report::Report;
+use super::hook;
+use super::report::{Report, show};
+use crate::config::settings::HookEntry;
+use crate::config::settings::shape::field::{Field, Section};
+use crate::config::settings::shape::group::Group;
 use crate::dialect::Dialect;
 use crate::event::HookEvent;
 use crate::planner::Matcher;
-
-/// A group of hooks sharing a matcher.
-#[derive(Debug, Default, Deserialize, JsonSchema)]
-#[serde(default)]
-#[schemars(deny_unknown_fields, extend("required" = ["hooks"]))]
-pub(crate) struct Group {
-    /// BeforeTool, AfterTool: regular expression tested against tool_name
-    /// (unanchored). SessionStart, SessionEnd, PreCompress: compared exactly with the
-    /// input's source, reason, trigger. Absent, "" or "*" = everything. Other events
-    /// have no matcher.
-    matcher: Field<Option<String>>,
-    /// Run the hooks one by one, each seeing the previous answer (default false).
-    sequential: Field<Option<bool>>,
-    /// The hooks, in order.
-    hooks: Field<Vec<Section<HookSettings>>>,
-}
 
 /// Appends the hooks of `group` (at `at`, e.g. `hooks.BeforeTool[0]`) that can run.
 pub(super) fn entries(
@@ -42,7 +25,7 @@ pub(super) fn entries(
         Section::Ok(group, unknown) => (group, unknown),
         Section::Absent => return,
         Section::Wrong(value) => {
-            let got = super::value::show(&value);
+            let got = show(&value);
             report.error(at, format!("expected a hook group object, got {got}"));
             return;
         }
@@ -77,7 +60,7 @@ pub(super) fn entries(
     let matcher = matcher(event, dialect, at, matcher_raw.flatten().as_deref(), report);
     for (h, hook) in hooks.into_iter().enumerate() {
         let location = format!("{at}.hooks[{h}]");
-        if let Some(spec) = hook_settings::spec(&location, hook, report) {
+        if let Some(spec) = hook::spec(&location, hook, report) {
             out.push(HookEntry {
                 event,
                 dialect,
