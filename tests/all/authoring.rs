@@ -5,7 +5,7 @@ use std::path::Path;
 use hookhost_tests as guests;
 use serde_json::json;
 
-use crate::common::{Project, run};
+use crate::common::{Project, cache_dir, run};
 
 #[test]
 fn init_sets_up_a_project_whose_example_hook_works() {
@@ -50,10 +50,7 @@ fn replay(p: &Project, cases: &Path) -> crate::common::Run {
         .arg(cases)
         .arg("--project-dir")
         .arg(p.dir())
-        .env(
-            "HOOKHOST_CACHE_DIR",
-            format!("{}/plugin-cache", env!("CARGO_TARGET_TMPDIR")),
-        );
+        .env("HOOKHOST_CACHE_DIR", cache_dir());
     run(command, b"")
 }
 

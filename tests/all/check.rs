@@ -52,9 +52,9 @@ fn with_valid_neighbour(before_tool: Value) -> Value {
     })
 }
 
-#[test]
-fn wrong_types_at_group_and_hook_fields() {
-    let cases: Vec<(Value, &str)> = vec![
+/// A wrong BeforeTool part at the group level, and the error it must give.
+fn wrong_group_fields() -> Vec<(Value, &'static str)> {
+    vec![
         (
             json!({}),
             "hooks.BeforeTool: expected an array of hook groups, got an object",
@@ -79,6 +79,12 @@ fn wrong_types_at_group_and_hook_fields() {
             json!([{"hooks": {"type": "command"}}]),
             "hooks.BeforeTool[0].hooks: expected an array of hooks, got an object",
         ),
+    ]
+}
+
+/// A wrong BeforeTool part at the hook level, and the error it must give.
+fn wrong_hook_fields() -> Vec<(Value, &'static str)> {
+    vec![
         (
             json!([{"hooks": ["echo hi"]}]),
             "hooks.BeforeTool[0].hooks[0]: expected a hook object, got \"echo hi\"; the hook is skipped",
@@ -127,8 +133,12 @@ fn wrong_types_at_group_and_hook_fields() {
             json!([group(vec![cmd("ok"), cmd("ok2")]), {"hooks": [cmd("fine"), {"type": "command", "command": "x", "description": []}]}]),
             "hooks.BeforeTool[1].hooks[1].description: expected a string, got an array",
         ),
-    ];
-    for (before_tool, expected) in cases {
+    ]
+}
+
+#[test]
+fn wrong_types_at_group_and_hook_fields() {
+    for (before_tool, expected) in wrong_group_fields().into_iter().chain(wrong_hook_fields()) {
         let p = Project::new();
         p.settings_raw(&with_valid_neighbour(before_tool.clone()));
         let check = p.check(&[]);

@@ -30,20 +30,21 @@ fn fire_claude(p: &Project, event: &str, input: Value) -> crate::common::Fired {
     p.fire_flags(event, input, &["--claude-settings"])
 }
 
-/// Table: (Claude event, its LLxprt event, Claude-style hook, input, expected exit,
-/// expected finalOutput fields).
-#[test]
-fn claude_hooks_run_unchanged_under_their_own_event_names() {
-    struct Case {
-        claude_event: &'static str,
-        event: &'static str,
-        matcher: &'static str,
-        script: &'static str,
-        input: Value,
-        exit: i32,
-        expect: Value,
-    }
-    let cases = [
+/// A row of the table: Claude event, its LLxprt event, Claude-style hook, input,
+/// expected exit, expected finalOutput fields.
+struct Case {
+    claude_event: &'static str,
+    event: &'static str,
+    matcher: &'static str,
+    script: &'static str,
+    input: Value,
+    exit: i32,
+    expect: Value,
+}
+
+/// PreToolUse hooks: a block by exit 2, a deny and an allow with updated input.
+fn pre_tool_use_cases() -> [Case; 3] {
+    [
         Case {
             claude_event: "PreToolUse",
             event: "BeforeTool",
@@ -93,6 +94,12 @@ print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse",
             exit: 0,
             expect: json!({"decision": "allow", "hookSpecificOutput": {"tool_input": {"command": "make deploy --dry-run"}}}),
         },
+    ]
+}
+
+/// PostToolUse, UserPromptSubmit and Stop hooks.
+fn other_event_cases() -> [Case; 3] {
+    [
         Case {
             claude_event: "PostToolUse",
             event: "AfterTool",
@@ -129,8 +136,14 @@ echo '{"continue": false, "stopReason": "tests are failing"}'"#,
             exit: 0,
             expect: json!({"continue": false, "stopReason": "tests are failing"}),
         },
-    ];
-    for case in cases {
+    ]
+}
+
+/// Table: (Claude event, its LLxprt event, Claude-style hook, input, expected exit,
+/// expected finalOutput fields).
+#[test]
+fn claude_hooks_run_unchanged_under_their_own_event_names() {
+    for case in pre_tool_use_cases().into_iter().chain(other_event_cases()) {
         let p = Project::new();
         p.executable(".claude/hooks/hook", case.script);
         claude_settings(

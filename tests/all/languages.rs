@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::common::{Project, repo, run_within};
+use crate::common::{Project, cache_dir, repo, run_within};
 
 /// Set to `1` to turn a missing artifact into a failure.
 const REQUIRE_ENV: &str = "HOOKHOST_LANG_TESTS";
@@ -72,8 +72,15 @@ fn case(name: &'static str, tool_name: &'static str, tool_input: Value, expect: 
 
 /// The table, with the default `DENY_PREFIXES` (`/etc:/usr:/bin:/boot`).
 fn cases() -> Vec<Case> {
+    let mut all = path_cases();
+    all.extend(command_cases());
+    all.extend(input_cases());
+    all
+}
+
+/// Paths in tool inputs, against the default prefixes.
+fn path_cases() -> Vec<Case> {
     use Expect::{Allow, Block};
-    let big = "x".repeat(200_000);
     vec![
         case(
             "write under /etc",
@@ -111,6 +118,13 @@ fn cases() -> Vec<Case> {
             json!({"from": "/usr/lib/x", "to": "/etc/x"}),
             Block("copy may not touch /usr/ (/usr/lib/x)"),
         ),
+    ]
+}
+
+/// Shell commands: `sudo` as a word, and paths inside and outside the command string.
+fn command_cases() -> Vec<Case> {
+    use Expect::{Allow, Block};
+    vec![
         case(
             "sudo",
             "run_shell_command",
@@ -153,6 +167,15 @@ fn cases() -> Vec<Case> {
             json!({"command": "ls", "dir_path": "/bin"}),
             Block("run_shell_command may not touch /bin/ (/bin)"),
         ),
+    ]
+}
+
+/// The shape of the input: non-ASCII text, a large input, empty and non-string values,
+/// another event.
+fn input_cases() -> Vec<Case> {
+    use Expect::{Allow, Block};
+    let big = "x".repeat(200_000);
+    vec![
         case(
             "non-ASCII text survives",
             "write_file",
@@ -205,10 +228,6 @@ fn env_cases() -> Vec<Case> {
             Block("write_file may not touch /opt/ (/opt/app)"),
         ),
     ]
-}
-
-fn cache_dir() -> String {
-    format!("{}/plugin-cache", env!("CARGO_TARGET_TMPDIR"))
 }
 
 /// Writes a notice the test harness does not capture (it shows even when the test passes).

@@ -12,6 +12,7 @@
 use std::collections::HashSet;
 use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::os::unix::net::UnixStream;
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -19,7 +20,7 @@ use std::time::{Duration, Instant};
 use hookhost_tests as guests;
 use serde_json::{Value, json};
 
-use crate::common::{MaxSampler, Project, cmd, process_alive};
+use crate::common::{MaxSampler, Project, cache_dir, cmd, process_alive};
 
 /// The hook process cap of the server under test.
 const CAP: usize = 4;
@@ -159,30 +160,53 @@ fn pipeline(
     seen.len()
 }
 
+/// `hookhost serve` with the process cap [`CAP`], on stdin/stdout or on `socket`.
+fn spawn_server(p: &Project, cache: &str, socket: Option<&Path>) -> Child {
+    let mut command: Command = p.command();
+    command
+        .env("HOOKHOST_CACHE_DIR", cache)
+        .arg("serve")
+        .arg("--project-dir")
+        .arg(p.dir())
+        .arg("--max-processes")
+        .arg(CAP.to_string())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit());
+    if let Some(socket) = socket {
+        command.arg("--socket").arg(socket).stdin(Stdio::null());
+    }
+    command.spawn().unwrap()
+}
+
+/// [`CLIENTS`] threads, each pipelining its share of requests `half..half + rest` over
+/// its own connection to `socket`; each yields how many answers it checked.
+fn socket_clients(socket: &Path, half: usize, rest: usize) -> Vec<JoinHandle<usize>> {
+    let per = rest.div_ceil(CLIENTS);
+    (0..CLIENTS)
+        .map(|c| {
+            let socket = socket.to_path_buf();
+            let range = (half + c * per)..(half + ((c + 1) * per).min(rest));
+            std::thread::spawn(move || {
+                let stream = UnixStream::connect(&socket).unwrap();
+                stream
+                    .set_read_timeout(Some(Duration::from_secs(120)))
+                    .unwrap();
+                let reader = BufReader::new(stream.try_clone().unwrap());
+                pipeline(&format!("c{c}-"), range, stream, reader)
+            })
+        })
+        .collect()
+}
+
 #[test]
 fn load_through_serve_pipelined_and_from_sixteen_socket_clients() {
     let total = total_requests();
     let p = Project::new();
     settings(&p);
-    let cache = format!("{}/plugin-cache", env!("CARGO_TARGET_TMPDIR"));
+    let cache = cache_dir();
     let socket = p.outside().join("load.sock");
-    let spawn = |socket: Option<&std::path::Path>| -> Child {
-        let mut command: Command = p.command();
-        command
-            .env("HOOKHOST_CACHE_DIR", &cache)
-            .arg("serve")
-            .arg("--project-dir")
-            .arg(p.dir())
-            .arg("--max-processes")
-            .arg(CAP.to_string())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit());
-        if let Some(socket) = socket {
-            command.arg("--socket").arg(socket).stdin(Stdio::null());
-        }
-        command.spawn().unwrap()
-    };
+    let spawn = |socket: Option<&Path>| spawn_server(&p, &cache, socket);
 
     // Pipelined on stdin/stdout.
     let start = Instant::now();
@@ -220,21 +244,7 @@ fn load_through_serve_pipelined_and_from_sixteen_socket_clients() {
     }
     let sampler = sample_children(server.id());
     let rest = total - half;
-    let per = rest.div_ceil(CLIENTS);
-    let clients: Vec<JoinHandle<usize>> = (0..CLIENTS)
-        .map(|c| {
-            let socket = socket.clone();
-            let range = (half + c * per)..(half + ((c + 1) * per).min(rest));
-            std::thread::spawn(move || {
-                let stream = UnixStream::connect(&socket).unwrap();
-                stream
-                    .set_read_timeout(Some(Duration::from_secs(120)))
-                    .unwrap();
-                let reader = BufReader::new(stream.try_clone().unwrap());
-                pipeline(&format!("c{c}-"), range, stream, reader)
-            })
-        })
-        .collect();
+    let clients = socket_clients(&socket, half, rest);
     let answered: usize = clients.into_iter().map(|c| c.join().unwrap()).sum();
     let max_children = sampler.max();
     let rss = peak_rss_kib(server.id());
@@ -265,7 +275,7 @@ fn settings_rewritten_during_load_lose_no_answer() {
         ]}]}));
     };
     write(0);
-    let cache = format!("{}/plugin-cache", env!("CARGO_TARGET_TMPDIR"));
+    let cache = cache_dir();
     let mut server = p
         .command()
         .env("HOOKHOST_CACHE_DIR", &cache)

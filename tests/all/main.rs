@@ -6,7 +6,6 @@
 //! binary with an isolated HOME and system-settings path.
 
 mod common;
-mod registry;
 
 mod adversarial;
 mod aggregation;

@@ -11,7 +11,7 @@
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use crate::common::{Project, run};
+use crate::common::{Project, cache_dir, run};
 
 /// The shared target directory of scaffold builds.
 fn target_dir() -> String {
@@ -95,10 +95,7 @@ fn rust_scaffold_builds_tests_and_passes_its_cases() {
         .arg(dir.join("settings.json"))
         .arg("--project-dir")
         .arg(&dir)
-        .env(
-            "HOOKHOST_CACHE_DIR",
-            format!("{}/plugin-cache", env!("CARGO_TARGET_TMPDIR")),
-        );
+        .env("HOOKHOST_CACHE_DIR", cache_dir());
     let replay = run(command, b"");
     let text = replay.stdout_text();
     assert_eq!(replay.code, 0, "{text}\n{}", replay.stderr);

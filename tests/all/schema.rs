@@ -177,9 +177,13 @@ fn plugin(extra: Value) -> Value {
     with_hook(hook)
 }
 
-/// Broken files that hookhost reports as errors, each with the field the
-/// schema must name.
+/// Broken files that hookhost reports as errors, each with the field the schema must name.
 fn broken() -> Vec<(&'static str, Value, &'static str)> {
+    [broken_groups(), broken_commands(), broken_plugins()].concat()
+}
+
+/// Broken switches, events and groups.
+fn broken_groups() -> Vec<(&'static str, Value, &'static str)> {
     vec![
         (
             "enableHooks not a boolean",
@@ -217,6 +221,12 @@ fn broken() -> Vec<(&'static str, Value, &'static str)> {
             json!({"hooks": {"BeforeTool": [{"sequential": "yes", "hooks": []}]}}),
             "/hooks/BeforeTool/0/sequential",
         ),
+    ]
+}
+
+/// Broken hooks: the type and the fields of command hooks, a plugin without a path.
+fn broken_commands() -> Vec<(&'static str, Value, &'static str)> {
+    vec![
         (
             "unknown type",
             with_hook(json!({"type": "script", "command": "x"})),
@@ -272,6 +282,12 @@ fn broken() -> Vec<(&'static str, Value, &'static str)> {
             with_hook(json!({"type": "plugin"})),
             "/hooks/BeforeTool/0/hooks/0",
         ),
+    ]
+}
+
+/// Broken fields of plugin hooks, and of `hooksConfig`.
+fn broken_plugins() -> Vec<(&'static str, Value, &'static str)> {
+    vec![
         (
             "sha256 too short",
             plugin(json!({"sha256": "abc123"})),

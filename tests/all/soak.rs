@@ -18,7 +18,7 @@ use hookhost::{AggregatedHookResult, HookEvent, HookSystem};
 use hookhost_tests as guests;
 use serde_json::{Map, Value, json};
 
-use crate::common::{Project, cmd, cmd_timeout};
+use crate::common::{Project, cache_dir, cmd, cmd_timeout, eventually, processes_with, rss_kib};
 
 /// Total fires; the first [`WARM_UP`] are not measured.
 const FIRES: usize = 10_000;
@@ -171,44 +171,12 @@ fn schedule() -> Vec<(&'static str, Expect)> {
     keyed.into_iter().map(|(_, t, e)| (t, e)).collect()
 }
 
-pub(crate) fn fd_count() -> usize {
+fn fd_count() -> usize {
     std::fs::read_dir("/proc/self/fd").unwrap().count()
 }
 
-pub(crate) fn rss_kib() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .expect("VmRSS in /proc/self/status")
-}
-
-/// Processes whose command line contains `needle` (not counting this one).
-pub(crate) fn processes_with(needle: &str) -> Vec<(i32, String)> {
-    let me = std::process::id() as i32;
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().filter_map(Result::ok) {
-        let Some(pid) = entry
-            .file_name()
-            .to_str()
-            .and_then(|n| n.parse::<i32>().ok())
-        else {
-            continue;
-        };
-        let Ok(raw) = std::fs::read(entry.path().join("cmdline")) else {
-            continue;
-        };
-        let cmdline = String::from_utf8_lossy(&raw).replace('\0', " ");
-        if pid != me && cmdline.contains(needle) {
-            found.push((pid, cmdline));
-        }
-    }
-    found
-}
-
 /// Zombie children of this process that ran `comm` (e.g. `sh`).
-pub(crate) fn zombie_children(comm: &str) -> Vec<i32> {
+fn zombie_children(comm: &str) -> Vec<i32> {
     let me = std::process::id().to_string();
     let mut found = Vec::new();
     for entry in std::fs::read_dir("/proc").unwrap().filter_map(Result::ok) {
@@ -233,28 +201,13 @@ pub(crate) fn zombie_children(comm: &str) -> Vec<i32> {
     found
 }
 
-/// Polls `condition` for up to `within`; returns its last value.
-pub(crate) fn eventually<T: Default + PartialEq + std::fmt::Debug>(
-    within: Duration,
-    mut probe: impl FnMut() -> T,
-) -> T {
-    let start = Instant::now();
-    loop {
-        let value = probe();
-        if value == T::default() || start.elapsed() > within {
-            return value;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
-
-pub(crate) fn build(p: &Project, settings: &Path) -> HookSystem {
+fn build(p: &Project, settings: &Path) -> HookSystem {
     HookSystem::builder()
         .project_dir(p.dir())
         .settings_files([settings])
         .session_id("soak")
         .engine_options(EngineOptions {
-            cache_dir: Some(format!("{}/plugin-cache", env!("CARGO_TARGET_TMPDIR")).into()),
+            cache_dir: Some(cache_dir().into()),
             ..EngineOptions::default()
         })
         .build()

@@ -13,8 +13,7 @@ use hookhost_tests as guests;
 use serde_json::json;
 
 use super::{build, engine, fire_module, only_error, wat_bytes, write_file};
-use crate::common::{Project, group};
-use crate::soak::rss_kib;
+use crate::common::{Project, group, rss_kib};
 
 /// The input echo-policy blocks, byte for byte the same on every call (so fuel use
 /// is deterministic).

@@ -8,8 +8,7 @@ use hookhost::HookEvent;
 use serde_json::{Value, json};
 
 use super::{KILL_GRACE, MARGIN, build, marker, write_file};
-use crate::common::{Project, cmd, cmd_timeout, group};
-use crate::soak::{eventually, processes_with};
+use crate::common::{Project, cmd, cmd_timeout, eventually, group, processes_with};
 
 /// A bounded fork bomb: 64 children that ignore SIGTERM and keep the pipes, then
 /// endless fork churn. The timeout's process-group kill ends all of it: SIGTERM,

@@ -1,7 +1,11 @@
-//! Merging several hooks' answers (seeds/001 §7.3 and every example of §8.1).
+//! Tool selection and the model events: `NONE` beats an allow list and lists are
+//! unioned; for BeforeModel and AfterModel the later hook in plan order wins each field,
+//! even the decision (unless a failure-policy or sticky block), and `continue: true`
+//! replaces an earlier false.
 
 use serde_json::{Value, json};
 
+use super::answer;
 use crate::common::{Project, cmd, group};
 
 fn llm_request() -> Value {
@@ -10,12 +14,6 @@ fn llm_request() -> Value {
         "messages": [{"role": "user", "content": "hi"}],
         "config": {"temperature": 0.5, "maxOutputTokens": 1024}
     })
-}
-
-/// A hook that prints `answer` as JSON.
-fn answer(p: &Project, name: &str, answer: &Value) -> Value {
-    let script = p.script(name, &format!("cat <<'EOF'\n{answer}\nEOF"));
-    cmd(&script)
 }
 
 #[test]
@@ -112,115 +110,6 @@ fn before_model_order_follows_the_plan_not_finishing_order() {
 }
 
 #[test]
-fn before_tool_allow_and_block_is_blocked_with_policy_violation() {
-    let p = Project::new();
-    let a = answer(&p, "a.sh", &json!({"decision": "allow"}));
-    let b = answer(
-        &p,
-        "b.sh",
-        &json!({"decision": "block", "reason": "Policy violation"}),
-    );
-    p.settings(json!({"BeforeTool": [group(vec![a, b])]}));
-    let fired = p.fire(
-        "BeforeTool",
-        json!({"tool_name": "write_file", "tool_input": {}}),
-    );
-    assert_eq!(fired.code, 2, "{fired:#?}");
-    assert!(fired.success());
-    assert_eq!(
-        fired.final_output(),
-        &json!({"decision": "block", "reason": "Policy violation"})
-    );
-}
-
-#[test]
-fn before_tool_block_wins_whatever_the_order_and_reasons_join() {
-    let p = Project::new();
-    let a = answer(&p, "a.sh", &json!({"decision": "deny", "reason": "first"}));
-    let b = answer(
-        &p,
-        "b.sh",
-        &json!({"decision": "allow", "reason": "fine by me"}),
-    );
-    let c = answer(&p, "c.sh", &json!({"decision": "block", "reason": "third"}));
-    p.settings(json!({"BeforeTool": [group(vec![a, b, c])]}));
-    let fired = p.fire(
-        "BeforeTool",
-        json!({"tool_name": "write_file", "tool_input": {}}),
-    );
-    assert_eq!(fired.code, 2);
-    assert_eq!(fired.final_output()["decision"], "deny");
-    assert_eq!(fired.final_output()["reason"], "first\nfine by me\nthird");
-}
-
-#[test]
-fn parallel_hooks_all_run_even_when_one_blocks() {
-    let p = Project::new();
-    let blocker = p.script("block.sh", "exit 2");
-    let marker = p.script("marker.sh", "sleep 0.2\ntouch ran.marker");
-    p.settings(json!({"BeforeTool": [group(vec![cmd(&blocker), cmd(&marker)])]}));
-    let fired = p.fire(
-        "BeforeTool",
-        json!({"tool_name": "write_file", "tool_input": {}}),
-    );
-    assert_eq!(fired.code, 2);
-    assert_eq!(fired.hooks().len(), 2);
-    assert!(
-        p.exists("ran.marker"),
-        "a parallel hook does not stop its siblings"
-    );
-}
-
-#[test]
-fn after_tool_additional_context_and_system_messages_are_joined() {
-    let p = Project::new();
-    let a = answer(
-        &p,
-        "a.sh",
-        &json!({"systemMessage": "m1", "hookSpecificOutput": {"hookEventName": "AfterTool", "additionalContext": "first context"}}),
-    );
-    let b = answer(&p, "b.sh", &json!({"systemMessage": "m2"}));
-    let c = answer(
-        &p,
-        "c.sh",
-        &json!({"hookSpecificOutput": {"hookEventName": "AfterTool", "additionalContext": "second context"}}),
-    );
-    p.settings(json!({"AfterTool": [group(vec![a, b, c])]}));
-    let fired = p.fire(
-        "AfterTool",
-        json!({"tool_name": "read_file", "tool_input": {}, "tool_response": {"content": "x"}}),
-    );
-    fired.assert_clean();
-    assert_eq!(
-        fired.specific("additionalContext"),
-        "first context\nsecond context"
-    );
-    assert_eq!(fired.specific("hookEventName"), "AfterTool");
-    assert_eq!(fired.final_output()["systemMessage"], "m1\nm2");
-    assert_eq!(fired.all_outputs().len(), 3);
-}
-
-#[test]
-fn continue_false_stops_with_the_stop_reason_but_does_not_block() {
-    let p = Project::new();
-    let a = answer(&p, "a.sh", &json!({"continue": true}));
-    let b = answer(
-        &p,
-        "b.sh",
-        &json!({"continue": false, "stopReason": "budget exhausted"}),
-    );
-    p.settings(json!({"AfterTool": [group(vec![a, b])]}));
-    let fired = p.fire(
-        "AfterTool",
-        json!({"tool_name": "read_file", "tool_input": {}, "tool_response": {}}),
-    );
-    fired.assert_clean();
-    assert_eq!(fired.final_output()["continue"], false);
-    assert_eq!(fired.final_output()["stopReason"], "budget exhausted");
-    assert!(fired.final_output().get("decision").is_none());
-}
-
-#[test]
 fn before_model_a_later_continue_true_replaces_an_earlier_false() {
     // Field replacement covers `continue` too (seeds/001 §7.3); `stopReason`, which
     // the later hook does not set, survives.
@@ -236,25 +125,6 @@ fn before_model_a_later_continue_true_replaces_an_earlier_false() {
     fired.assert_clean();
     assert_eq!(fired.final_output()["continue"], true);
     assert_eq!(fired.final_output()["stopReason"], "halt");
-}
-
-#[test]
-fn suppress_output_is_an_or() {
-    let p = Project::new();
-    let a = answer(&p, "a.sh", &json!({"suppressOutput": false}));
-    let b = answer(&p, "b.sh", &json!({"suppressOutput": true}));
-    let c = answer(&p, "c.sh", &json!({}));
-    p.settings(json!({"AfterTool": [group(vec![a, b, c])]}));
-    let input = json!({"tool_name": "read_file", "tool_input": {}, "tool_response": {}});
-    let fired = p.fire("AfterTool", input.clone());
-    fired.assert_clean();
-    assert_eq!(fired.final_output()["suppressOutput"], true);
-
-    let q = Project::new();
-    let a = answer(&q, "a.sh", &json!({"suppressOutput": false}));
-    q.settings(json!({"AfterTool": [group(vec![a])]}));
-    let fired = q.fire("AfterTool", input);
-    assert_eq!(fired.final_output()["suppressOutput"], false);
 }
 
 #[test]
@@ -353,115 +223,6 @@ fn before_model_later_system_message_replaces_the_earlier_one() {
     p.settings(json!({"BeforeModel": [group(vec![a, b])]}));
     let fired = p.fire("BeforeModel", json!({"llm_request": llm_request()}));
     assert_eq!(fired.final_output()["systemMessage"], "two");
-}
-
-#[test]
-fn permission_decision_deny_counts_for_every_hook() {
-    let p = Project::new();
-    let a = answer(&p, "a.sh", &json!({"decision": "allow"}));
-    let b = answer(
-        &p,
-        "b.sh",
-        &json!({"hookSpecificOutput": {"hookEventName": "BeforeTool", "permissionDecision": "deny",
-                "permissionDecisionReason": "claude-style deny"}}),
-    );
-    p.settings(json!({"BeforeTool": [group(vec![a, b])]}));
-    let fired = p.fire(
-        "BeforeTool",
-        json!({"tool_name": "write_file", "tool_input": {}}),
-    );
-    assert_eq!(fired.code, 2, "{fired:#?}");
-    assert_eq!(fired.final_output()["decision"], "deny");
-    assert_eq!(fired.final_output()["reason"], "claude-style deny");
-}
-
-#[test]
-fn a_single_permission_decision_deny_blocks() {
-    let p = Project::new();
-    let a = answer(
-        &p,
-        "a.sh",
-        &json!({"hookSpecificOutput": {"permissionDecision": "deny", "permissionDecisionReason": "no"}}),
-    );
-    p.settings(json!({"BeforeTool": [group(vec![a])]}));
-    let fired = p.fire(
-        "BeforeTool",
-        json!({"tool_name": "write_file", "tool_input": {}}),
-    );
-    assert_eq!(fired.code, 2);
-    assert_eq!(fired.final_output()["decision"], "deny");
-    assert_eq!(fired.final_output()["reason"], "no");
-}
-
-#[test]
-fn ask_never_blocks() {
-    let p = Project::new();
-    let a = answer(
-        &p,
-        "a.sh",
-        &json!({"decision": "ask", "reason": "are you sure?"}),
-    );
-    let b = answer(&p, "b.sh", &json!({"decision": "allow"}));
-    p.settings(json!({"BeforeTool": [group(vec![a, b])]}));
-    let fired = p.fire(
-        "BeforeTool",
-        json!({"tool_name": "write_file", "tool_input": {}}),
-    );
-    fired.assert_clean();
-    assert_eq!(fired.final_output()["decision"], "ask");
-}
-
-#[test]
-fn hooks_in_several_groups_aggregate_like_one_list() {
-    let p = Project::new();
-    let a = answer(&p, "a.sh", &json!({"systemMessage": "group 0"}));
-    let b = answer(&p, "b.sh", &json!({"systemMessage": "group 1"}));
-    p.settings(json!({"BeforeTool": [
-        {"matcher": "write_file", "hooks": [a]},
-        {"matcher": "write", "hooks": [b]}
-    ]}));
-    let fired = p.fire(
-        "BeforeTool",
-        json!({"tool_name": "write_file", "tool_input": {}}),
-    );
-    fired.assert_clean();
-    assert_eq!(fired.final_output()["systemMessage"], "group 0\ngroup 1");
-}
-
-#[test]
-fn after_agent_clear_context_is_an_or() {
-    // Both aggregators: any `clearContext: true` wins; a later `false` does not undo it.
-    let p = Project::new();
-    let a = answer(
-        &p,
-        "a.sh",
-        &json!({"hookSpecificOutput": {"hookEventName": "AfterAgent", "clearContext": true}}),
-    );
-    let b = answer(
-        &p,
-        "b.sh",
-        &json!({"hookSpecificOutput": {"hookEventName": "AfterAgent", "clearContext": false,
-                "additionalContext": "b"}}),
-    );
-    let c = answer(&p, "c.sh", &json!({"systemMessage": "c"}));
-    p.settings(json!({"AfterAgent": [group(vec![a, b, c])]}));
-    let input = json!({"prompt": "p", "prompt_response": "r", "stop_hook_active": false});
-    let fired = p.fire("AfterAgent", input.clone());
-    fired.assert_clean();
-    assert_eq!(fired.specific("clearContext"), true, "{fired:#?}");
-    assert_eq!(fired.specific("additionalContext"), "b");
-
-    // Nobody asked: nothing is cleared.
-    let d = answer(
-        &p,
-        "d.sh",
-        &json!({"hookSpecificOutput": {"clearContext": false}}),
-    );
-    let e = answer(&p, "e.sh", &json!({"systemMessage": "e"}));
-    p.settings(json!({"AfterAgent": [group(vec![d, e])]}));
-    let fired = p.fire("AfterAgent", input);
-    fired.assert_clean();
-    assert_ne!(fired.specific("clearContext"), true, "{fired:#?}");
 }
 
 #[test]

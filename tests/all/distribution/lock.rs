@@ -1,0 +1,215 @@
+//! Push, lock and fire: an unlocked source fails open naming `hookhost lock`, a locked
+//! one fires offline from the store, a moved tag is not followed until `--update`, a
+//! tampered store is refused and refetched, `install` fetches exactly the locked
+//! digests, and bad `source` references fail `check`.
+
+use hookhost_tests as guests;
+use serde_json::json;
+
+use super::{
+    assert_blocked, errors, fire, hookhost, locked_digest, ok, push, settings_with, sha256_hex,
+    source_hook, store,
+};
+use crate::common::{Project, Registry, group};
+
+#[test]
+fn push_lock_fire_blocks_and_fires_offline() {
+    let mut registry = Registry::start();
+    let p = Project::new();
+    let reference = registry.reference("acme/echo:1");
+    let pushed = push(&p, guests::ECHO_POLICY, &reference);
+    settings_with(&p, source_hook(&reference));
+
+    // Not locked yet: the hook fails open and says how to lock.
+    let fired = fire(&p);
+    assert_eq!(fired.code, 0, "{}", fired.out);
+    assert!(errors(&fired).contains("hookhost lock"), "{}", fired.out);
+
+    let dir = p.dir().to_str().unwrap().to_owned();
+    ok(hookhost(&p, &["lock", "--project-dir", &dir]));
+    assert_eq!(locked_digest(&p, &reference), pushed);
+    assert_blocked(&fire(&p));
+
+    // Offline: the registry is gone; the fire uses the store.
+    registry.stop();
+    assert_blocked(&fire(&p));
+    let check = hookhost(&p, &["check", "--project-dir", &dir]);
+    let listing = check.stdout_text();
+    assert!(
+        listing.contains(&format!("source: {reference}  digest {pushed}"))
+            && listing.contains("(present)"),
+        "{check:?}"
+    );
+    // `lock` does touch the network, and says the registry is unreachable.
+    let failed = hookhost(&p, &["lock", "--project-dir", &dir, "--update"]);
+    assert_eq!(failed.code, 1, "{failed:?}");
+    assert!(failed.stderr.contains("unreachable"), "{failed:?}");
+    assert_eq!(
+        locked_digest(&p, &reference),
+        pushed,
+        "a failed update keeps the lock"
+    );
+}
+
+#[test]
+fn missing_module_fails_the_hook_naming_the_pull_command() {
+    let registry = Registry::start();
+    let p = Project::new();
+    let reference = registry.reference("acme/echo:1");
+    let digest = push(&p, guests::ECHO_POLICY, &reference);
+    let pinned = format!("{reference}@{digest}");
+    settings_with(&p, source_hook(&pinned));
+    let fired = fire(&p);
+    assert_eq!(fired.code, 0, "{}", fired.out);
+    assert!(
+        errors(&fired).contains(&format!("hookhost plugin pull {pinned}")),
+        "{}",
+        fired.out
+    );
+    // failurePolicy applies.
+    settings_with(
+        &p,
+        json!({"type": "plugin", "source": pinned, "failurePolicy": "block"}),
+    );
+    let fired = fire(&p);
+    assert_blocked(&fired);
+    // A pinned digest needs no lock entry: pulling is enough.
+    ok(hookhost(&p, &["plugin", "pull", &pinned]));
+    settings_with(&p, source_hook(&pinned));
+    assert_blocked(&fire(&p));
+    assert!(!p.exists(".llxprt/hookhost.lock"));
+}
+
+#[test]
+fn moved_tag_is_not_followed_until_update() {
+    let registry = Registry::start();
+    let p = Project::new();
+    let dir = p.dir().to_str().unwrap().to_owned();
+    let reference = registry.reference("acme/echo:stable");
+    let first = push(&p, guests::ECHO_POLICY, &reference);
+    settings_with(&p, source_hook(&reference));
+    ok(hookhost(&p, &["lock", "--project-dir", &dir]));
+    let second = push(&p, guests::ECHO_POLICY_P1, &reference);
+    assert_ne!(first, second);
+
+    ok(hookhost(&p, &["lock", "--project-dir", &dir]));
+    assert_eq!(
+        locked_digest(&p, &reference),
+        first,
+        "the moved tag was followed"
+    );
+    assert_blocked(&fire(&p));
+    let check = hookhost(&p, &["check", "--project-dir", &dir]).stdout_text();
+    assert!(check.contains(&format!("digest {first}")), "{check}");
+
+    ok(hookhost(&p, &["lock", "--project-dir", &dir, "--update"]));
+    assert_eq!(locked_digest(&p, &reference), second);
+    let check = hookhost(&p, &["check", "--project-dir", &dir]).stdout_text();
+    assert!(check.contains(&format!("digest {second}")), "{check}");
+    assert_blocked(&fire(&p));
+}
+
+#[test]
+fn tampered_module_in_the_store_is_refused_and_refetched() {
+    let registry = Registry::start();
+    let p = Project::new();
+    let dir = p.dir().to_str().unwrap().to_owned();
+    let reference = registry.reference("acme/echo:1");
+    push(&p, guests::ECHO_POLICY, &reference);
+    settings_with(
+        &p,
+        json!({"type": "plugin", "source": reference, "failurePolicy": "block"}),
+    );
+    ok(hookhost(&p, &["lock", "--project-dir", &dir]));
+    let module = std::fs::read(guests::ECHO_POLICY).unwrap();
+    let blob = store(&p).join("sha256").join(sha256_hex(&module));
+    assert!(blob.exists(), "module not at {}", blob.display());
+    let mut tampered = module.clone();
+    let last = tampered.len() - 1;
+    tampered[last] ^= 0xff;
+    std::fs::write(&blob, &tampered).unwrap();
+
+    let fired = fire(&p);
+    assert_eq!(fired.code, 2, "{}", fired.out);
+    let reason = fired.out["finalOutput"]["reason"].to_string();
+    assert!(
+        reason.contains("corrupt") && reason.contains("hookhost plugin pull"),
+        "{}",
+        fired.out
+    );
+
+    ok(hookhost(&p, &["plugin", "pull", &reference]));
+    assert_eq!(std::fs::read(&blob).unwrap(), module);
+    let fired = fire(&p);
+    assert_blocked(&fired);
+    assert!(
+        fired.out["errors"].as_array().is_none_or(Vec::is_empty),
+        "{}",
+        fired.out
+    );
+}
+
+#[test]
+fn a_plugin_gives_path_or_source_and_a_valid_reference() {
+    let p = Project::new();
+    let dir = p.dir().to_str().unwrap().to_owned();
+    for (hook, expected) in [
+        (
+            json!({"type": "plugin", "path": "a.wasm", "source": "oci://example.com/a:1"}),
+            "either \"path\" or \"source\"",
+        ),
+        (
+            json!({"type": "plugin", "source": "ghcr.io/acme/a:1"}),
+            "expected oci://REGISTRY/REPOSITORY",
+        ),
+        (
+            json!({"type": "plugin", "source": "oci://example.com/a@sha256:12"}),
+            "64 lowercase hexadecimal digits",
+        ),
+        (
+            json!({"type": "plugin", "source": "oci://example.com/a:1", "verify": "k.pub"}),
+            "expected {\"key\"",
+        ),
+    ] {
+        settings_with(&p, hook);
+        let check = hookhost(&p, &["check", "--project-dir", &dir]);
+        assert_eq!(check.code, 1, "{check:?}");
+        assert!(check.stderr.contains(expected), "{expected}: {check:?}");
+    }
+}
+
+/// `hookhost install`: a fresh clone (empty store) gets exactly the locked digest,
+/// even after the tag moved; a tag without a lock entry is refused, naming `lock`;
+/// the lock file is not touched.
+#[test]
+fn install_fetches_exactly_the_locked_digests() {
+    let registry = Registry::start();
+    let p = Project::new();
+    let dir = p.dir().to_str().unwrap().to_owned();
+    let reference = registry.reference("acme/echo:stable");
+    let unlocked = registry.reference("acme/other:1");
+    let first = push(&p, guests::ECHO_POLICY, &reference);
+    settings_with(&p, source_hook(&reference));
+    ok(hookhost(&p, &["lock", "--project-dir", &dir]));
+    let lock = p.read(".llxprt/hookhost.lock");
+    push(&p, guests::ECHO_POLICY_P1, &reference);
+
+    std::fs::remove_dir_all(store(&p)).unwrap();
+    ok(hookhost(&p, &["install", "--project-dir", &dir]));
+    assert_eq!(
+        p.read(".llxprt/hookhost.lock"),
+        lock,
+        "install wrote the lock"
+    );
+    assert_eq!(locked_digest(&p, &reference), first);
+    assert_blocked(&fire(&p));
+
+    push(&p, guests::ECHO_POLICY, &unlocked);
+    p.settings(
+        json!({"BeforeTool": [group(vec![source_hook(&reference), source_hook(&unlocked)])]}),
+    );
+    let refused = hookhost(&p, &["install", "--project-dir", &dir]);
+    assert_eq!(refused.code, 1, "{refused:?}");
+    assert!(refused.stderr.contains("hookhost lock"), "{refused:?}");
+    assert_eq!(p.read(".llxprt/hookhost.lock"), lock);
+}

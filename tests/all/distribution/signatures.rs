@@ -1,0 +1,138 @@
+//! Cosign-compatible signatures: a valid one passes, a missing one or the wrong key
+//! blocks, a key per registry prefix comes from the user's settings (never the
+//! repository's), and the signature sits where cosign puts it.
+
+use std::path::{Path, PathBuf};
+
+use hookhost_tests as guests;
+use serde_json::{Value, json};
+
+use super::{
+    assert_blocked, curl_json, fire, hookhost, locked_digest, ok, push, settings_with, source_hook,
+};
+use crate::common::{Project, Registry, group};
+
+/// A P-256 key pair as PEM files (private PKCS#8, public SPKI like `cosign.pub`).
+fn key_pair(p: &Project, name: &str, seed: u8) -> (PathBuf, PathBuf) {
+    use p256::pkcs8::{EncodePrivateKey, EncodePublicKey, LineEnding};
+    let key = p256::ecdsa::SigningKey::from_slice(&[seed; 32]).unwrap();
+    let private = p.write(
+        format!("keys/{name}.key"),
+        key.to_pkcs8_pem(LineEnding::LF).unwrap().as_bytes(),
+    );
+    let public = p.write(
+        format!("keys/{name}.pub"),
+        key.verifying_key()
+            .to_public_key_pem(LineEnding::LF)
+            .unwrap(),
+    );
+    (private, public)
+}
+
+/// `hookhost plugin sign REFERENCE --key KEY`, which must succeed.
+fn sign(p: &Project, reference: &str, key: &Path) {
+    ok(hookhost(
+        p,
+        &["plugin", "sign", reference, "--key", key.to_str().unwrap()],
+    ));
+}
+
+/// The user's settings: verify everything under the registry's `acme/` with `key`.
+fn user_key_for_acme(p: &Project, registry: &Registry, key: &Path) {
+    let prefix = format!("oci://{}/acme/", registry.host);
+    p.write(
+        p.home().join(".llxprt/settings.json"),
+        json!({"tools": {"verifyPlugins": [{"prefix": prefix, "key": key}]}}).to_string(),
+    );
+}
+
+/// The manifest of the signature cosign stores for `digest` of `acme/signed`.
+fn cosign_signature_manifest(registry: &Registry, digest: &str) -> Value {
+    let tag = format!("sha256-{}.sig", &digest["sha256:".len()..]);
+    curl_json(&format!(
+        "http://{}/v2/acme/signed/manifests/{tag}",
+        registry.host
+    ))
+}
+
+#[test]
+fn signatures_valid_missing_and_wrong_key() {
+    let registry = Registry::start();
+    let p = Project::new();
+    let dir = p.dir().to_str().unwrap().to_owned();
+    let (private, public) = key_pair(&p, "team", 7);
+    let (_, other_public) = key_pair(&p, "other", 9);
+    let signed = registry.reference("acme/signed:1");
+    let unsigned = registry.reference("acme/unsigned:1");
+    push(&p, guests::ECHO_POLICY, &signed);
+    push(&p, guests::ECHO_POLICY_P1, &unsigned);
+    sign(&p, &signed, &private);
+
+    let verified = |reference: &str, key: &Path| json!({"type": "plugin", "source": reference, "verify": {"key": key}, "failurePolicy": "block"});
+    settings_with(&p, verified(&signed, &public));
+    ok(hookhost(&p, &["lock", "--project-dir", &dir]));
+    let fired = fire(&p);
+    assert_blocked(&fired);
+    assert!(
+        fired.out["errors"].as_array().is_none_or(Vec::is_empty),
+        "{}",
+        fired.out
+    );
+
+    settings_with(&p, verified(&signed, &other_public));
+    let fired = fire(&p);
+    assert_eq!(fired.code, 2);
+    let reason = fired.out["finalOutput"]["reason"].to_string();
+    assert!(reason.contains("signature invalid"), "{}", fired.out);
+
+    settings_with(&p, verified(&unsigned, &public));
+    ok(hookhost(&p, &["lock", "--project-dir", &dir]));
+    let fired = fire(&p);
+    assert_eq!(fired.code, 2);
+    let reason = fired.out["finalOutput"]["reason"].to_string();
+    assert!(reason.contains("no signature"), "{}", fired.out);
+
+    // A key per registry prefix in the user's settings applies to hooks without their own.
+    settings_with(
+        &p,
+        json!({"type": "plugin", "source": signed, "failurePolicy": "block"}),
+    );
+    ok(hookhost(&p, &["lock", "--project-dir", &dir]));
+    user_key_for_acme(&p, &registry, &other_public);
+    let fired = fire(&p);
+    assert!(
+        fired.out["finalOutput"]["reason"]
+            .to_string()
+            .contains("signature invalid"),
+        "{}",
+        fired.out
+    );
+    user_key_for_acme(&p, &registry, &public);
+    assert_blocked(&fire(&p));
+    // A repository cannot choose the key.
+    p.settings_raw(&json!({
+        "tools": {"enableHooks": true, "verifyPlugins": [{"prefix": "oci://", "key": public}]},
+        "hooks": {"BeforeTool": [group(vec![verified(&unsigned, &public)])]}
+    }));
+    let check = hookhost(&p, &["check", "--project-dir", &dir]);
+    assert!(
+        check.stderr.contains("tools.verifyPlugins: ignored here"),
+        "{check:?}"
+    );
+
+    // Interop: the signature is where cosign puts it, in cosign's layout.
+    let digest = locked_digest_of(&p, &dir, &signed);
+    let manifest = cosign_signature_manifest(&registry, &digest);
+    let layer = &manifest["layers"][0];
+    assert_eq!(
+        layer["mediaType"],
+        "application/vnd.dev.cosign.simplesigning.v1+json"
+    );
+    assert!(layer["annotations"]["dev.cosignproject.cosign/signature"].is_string());
+}
+
+fn locked_digest_of(p: &Project, dir: &str, reference: &str) -> String {
+    settings_with(p, source_hook(reference));
+    ok(hookhost(p, &["lock", "--project-dir", dir]));
+    locked_digest(p, reference)
+}
