@@ -21,7 +21,14 @@ fn target_dir() -> String {
 /// `hookhost new --lang LANG DIR`; panics unless it succeeds.
 fn new(p: &Project, lang: &str, dir: &Path) {
     let mut command = p.command();
-    command.arg("new").arg("--lang").arg(lang).arg(dir);
+    // The scaffold's settings name the plugin under its own target dir, where this
+    // test builds it; a CARGO_TARGET_DIR of the caller's would point them elsewhere.
+    command
+        .env_remove("CARGO_TARGET_DIR")
+        .arg("new")
+        .arg("--lang")
+        .arg(lang)
+        .arg(dir);
     let new = run(command, b"");
     assert_eq!(new.code, 0, "hookhost new --lang {lang}: {}", new.stderr);
     assert!(

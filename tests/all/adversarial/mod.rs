@@ -18,9 +18,9 @@
 //!   (and one that detached its stdio: `crate::process::a_daemon_that_detached_its_stdio_is_left_alone`);
 //! * 20 MiB on stdout / stderr, endless output, invalid UTF-8 — `crate::process`;
 //! * a non-wasm file, a truncated component, a directory as plugin path —
-//!   `plugin::missing_non_wasm_and_directory_paths_fail_with_their_cause`;
-//! * the sockets fixture (every socket call denied) — `plugin::sockets_are_denied`;
-//! * deadlines of spinning and sleeping guests — `plugin::deadline_*`;
+//!   `plugin::files::missing_non_wasm_and_directory_paths_fail_with_their_cause`;
+//! * the sockets fixture (every socket call denied) — `plugin::sandbox::sockets_are_denied`;
+//! * deadlines of spinning and sleeping guests — `plugin::limits::deadline_*`;
 //! * empty / non-JSON / non-object settings files — `check::file_level_problems`;
 //!   wrong types at every field — `check::wrong_types_at_group_and_hook_fields`;
 //!   unknown events — `check::an_unknown_event_is_an_error_and_the_known_ones_load`;
