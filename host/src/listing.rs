@@ -1,4 +1,4 @@
-//! What a built [`HookSystem`] would run, per event in execution order: the listing
+//! What a built [`crate::HookSystem`] would run, per event in execution order: the listing
 //! `hookhost check` prints, as data (Codex's `list_hooks` is the model). Duplicates
 //! are marked by the planner's own rule ([`EventHooks::standings`]), so the listing
 //! cannot disagree with a fire.
@@ -7,11 +7,12 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::config::{HookKind, ModuleSource, is_hookhost_itself};
+use std::sync::Arc;
+
+use crate::config::{HookKind, ModuleSource, SettingsSource, is_hookhost_itself};
 use crate::event::HookEvent;
 use crate::planner::{EventHooks, Standing};
 use crate::runner::{RunnableHook, Runner};
-use crate::system::HookSystem;
 
 /// Every registered hook of a [`HookSystem`], with what it reads from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -93,20 +94,18 @@ pub enum ListedKind {
     },
 }
 
-/// Lists `system`'s hooks.
-pub(crate) fn list(system: &HookSystem) -> HookListing {
-    let known = HookEvent::VARIANTS
-        .into_iter()
-        .filter(|e| *e != HookEvent::Other)
-        .map(|e| (e.to_string(), e, system.registered(e)));
-    let others = system
-        .registered_others()
-        .map(|(name, hooks)| (name.to_owned(), HookEvent::Other, hooks));
+/// Lists the hooks of a system whose settings say `enabled` and come from
+/// `sources`: `events` are its per-event lists (name, event, hooks), known events
+/// first, in order.
+pub(crate) fn list<'a>(
+    enabled: bool,
+    sources: &[Arc<SettingsSource>],
+    events: impl Iterator<Item = (String, HookEvent, &'a EventHooks<RunnableHook>)>,
+) -> HookListing {
     HookListing {
-        enabled: system.enabled_in_settings(),
-        sources: system.sources().iter().map(|s| s.label.clone()).collect(),
-        events: known
-            .chain(others)
+        enabled,
+        sources: sources.iter().map(|s| s.label.clone()).collect(),
+        events: events
             .filter(|(_, _, hooks)| !hooks.is_empty())
             .map(|(name, event, hooks)| ListedEvent {
                 name,

@@ -177,7 +177,15 @@ impl HookSystem {
     /// What `hookhost check` lists: every registered hook per event, in execution
     /// order, duplicates marked.
     pub fn hook_listing(&self) -> HookListing {
-        crate::listing::list(self)
+        let known = HookEvent::VARIANTS
+            .into_iter()
+            .filter(|e| *e != HookEvent::Other)
+            .map(|e| (e.to_string(), e, &self.events[e.index()]));
+        let others = self
+            .others
+            .iter()
+            .map(|(name, hooks)| (name.to_string(), HookEvent::Other, hooks));
+        crate::listing::list(self.enabled_in_settings, &self.sources, known.chain(others))
     }
 
     /// The `source` references of the plugin hooks of the LLxprt events (what
@@ -193,16 +201,6 @@ impl HookSystem {
                 crate::config::HookKind::Command { .. } => None,
             })
             .collect()
-    }
-
-    pub(crate) fn registered(&self, event: HookEvent) -> &EventHooks<RunnableHook> {
-        &self.events[event.index()]
-    }
-
-    pub(crate) fn registered_others(
-        &self,
-    ) -> impl Iterator<Item = (&str, &EventHooks<RunnableHook>)> {
-        self.others.iter().map(|(name, hooks)| (&**name, hooks))
     }
 
     /// Whether a fire of `event` would run any hook; `subject` is the value of the
