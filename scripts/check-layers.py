@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""Fails when a crate's modules import each other in a circle (docs/DESIGN.md, "Map").
+
+Reads every `use crate::...` / `use super::...` of a source tree (test modules left
+out), resolves each path to the deepest module file it names, and prints the strongly
+connected components of more than one module. A doc link is not an import.
+
+    scripts/check-layers.py host/src host/cli/src
+"""
+import os
+import re
+import sys
+
+
+def cycles(root):
+    files={}
+    for d,_,fs in os.walk(root):
+        for f in fs:
+            if f.endswith('.rs'): files[os.path.join(d,f)]=None
+    def modpath(p):
+        rel=os.path.relpath(p,root)[:-3].split('/')
+        if rel[-1] in ('mod','lib','main'): rel=rel[:-1]
+        return rel
+    mods={tuple(modpath(p)):p for p in files}
+    def resolve(parts):
+        for i in range(len(parts),0,-1):
+            if tuple(parts[:i]) in mods: return tuple(parts[:i])
+        return None
+    edges={}
+    for p in files:
+        src=open(p).read()
+        src=re.sub(r'#\[cfg\(test\)\]\s*mod tests \{.*','',src,flags=re.S)
+        me=tuple(modpath(p))
+        out=set()
+        for m in re.finditer(r'^\s*(?:pub(?:\([^)]*\))? )?use ([^;]+);',src,flags=re.M):
+            txt=m.group(1)
+            # expand simple braces at top level roughly: take prefix paths
+            for path in re.findall(r'((?:crate|super|self)(?:::[A-Za-z_]+)+)',txt):
+                parts=path.split('::')
+                base=list(me)
+                if parts[0]=='crate': base=[]; parts=parts[1:]
+                elif parts[0]=='self': parts=parts[1:]
+                while parts and parts[0]=='super':
+                    base=base[:-1]; parts=parts[1:]
+                # brace groups: "super::{a, b}" handled by findall only up to '{'
+                tgt=resolve(base+parts)
+                if tgt and tgt!=me and not (len(tgt)<len(me) and me[:len(tgt)]==tgt): out.add(tgt)
+            for grp in re.finditer(r'((?:crate|super)(?:::[A-Za-z_]+)*)::\{([^{}]*)\}',txt):
+                pre=grp.group(1).split('::'); base=list(me)
+                if pre[0]=='crate': base=[]; pre=pre[1:]
+                while pre and pre[0]=='super': base=base[:-1]; pre=pre[1:]
+                for item in grp.group(2).split(','):
+                    item=item.strip().split('::')
+                    tgt=resolve(base+pre+[x for x in item if x])
+                    if tgt and tgt!=me and not (len(tgt)<len(me) and me[:len(tgt)]==tgt): out.add(tgt)
+        edges[me]=out
+    # tarjan
+    idx={};low={};st=[];on=set();res=[];c=[0]
+    sys.setrecursionlimit(10000)
+    def sc(v):
+        idx[v]=low[v]=c[0];c[0]+=1;st.append(v);on.add(v)
+        for w in edges.get(v,()):
+            if w not in idx: sc(w);low[v]=min(low[v],low[w])
+            elif w in on: low[v]=min(low[v],idx[w])
+        if low[v]==idx[v]:
+            comp=[]
+            while True:
+                w=st.pop();on.discard(w);comp.append(w)
+                if w==v:break
+            if len(comp)>1: res.append(comp)
+    for v in edges:
+        if v not in idx: sc(v)
+    return res, len(edges)
+
+
+def main():
+    failed = False
+    for root in sys.argv[1:] or ["host/src"]:
+        found, count = cycles(root)
+        for comp in found:
+            print(f"{root}: circle: " + " <-> ".join("::".join(m) for m in comp))
+            failed = True
+        print(f"{root}: {len(found)} circles among {count} modules")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
