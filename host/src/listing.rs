@@ -14,7 +14,7 @@ use crate::event::HookEvent;
 use crate::planner::{EventHooks, Standing};
 use crate::runner::{RunnableHook, Runner};
 
-/// Every registered hook of a [`HookSystem`], with what it reads from.
+/// Every registered hook of a [`crate::HookSystem`], with what it reads from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct HookListing {
