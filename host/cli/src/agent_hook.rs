@@ -109,12 +109,7 @@ fn fire(
             tracing::info!("{d}");
         }
     }
-    let hooks = if event == HookEvent::Other {
-        system.hook_count(name)
-    } else {
-        system.hook_count(event)
-    };
-    let runtime = super::fire_runtime(hooks)?;
+    let runtime = super::fire_runtime(system.hook_count(name))?;
     let mut result = if event == HookEvent::Other {
         runtime.block_on(system.fire(name, input))
     } else {

@@ -74,7 +74,7 @@ pub fn load(
     }
     match engine {
         Some(Ok(engine)) => imp::load(engine, config, entry, project_dir, diagnostics),
-        Some(Err(failure)) => match imp::unsupported(failure, config) {
+        Some(Err(failure)) => match imp::without_engine(failure, config) {
             (failure, true) => failed(entry, failure, diagnostics),
             (failure, false) => Runner::Broken(failure),
         },

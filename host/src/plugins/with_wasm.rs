@@ -72,7 +72,7 @@ pub fn load(
 
 /// A plugin hook's failure when the engine could not be created: the engine's
 /// failure, which [`report`] says once for all of them.
-pub fn unsupported(failure: &HookFailure, _config: &PluginConfig) -> (HookFailure, bool) {
+pub fn without_engine(failure: &HookFailure, _config: &PluginConfig) -> (HookFailure, bool) {
     (failure.clone(), false)
 }
 

@@ -64,7 +64,7 @@ pub fn report(_engine: &super::Engine, _diagnostics: &mut Vec<Diagnostic>) {}
 
 /// A plugin hook's failure: the file it names cannot run in this build, said as a
 /// diagnostic for each hook.
-pub fn unsupported(_failure: &HookFailure, config: &PluginConfig) -> (HookFailure, bool) {
+pub fn without_engine(_failure: &HookFailure, config: &PluginConfig) -> (HookFailure, bool) {
     (
         HookFailure::Load(LoadError::UnsupportedFile(config.path.clone())),
         true,

@@ -164,14 +164,20 @@ impl HookSystem {
                 Some((event, _)) => event,
                 None => {
                     return self
-                        .others
-                        .iter()
-                        .find(|(other, _)| **other == *name)
-                        .map_or(0, |(_, hooks)| hooks.iter().count());
+                        .other_hooks(name)
+                        .map_or(0, |hooks| hooks.iter().count());
                 }
             },
         };
         self.events[known.index()].iter().count()
+    }
+
+    /// The hooks registered under `name`, an event name hookhost does not know.
+    fn other_hooks(&self, name: &str) -> Option<&EventHooks<RunnableHook>> {
+        self.others
+            .iter()
+            .find(|(other, _)| **other == *name)
+            .map(|(_, hooks)| hooks)
     }
 
     /// What `hookhost check` lists: every registered hook per event, in execution
@@ -246,13 +252,9 @@ impl HookSystem {
         };
         let plan = match name {
             None => self.events[event.index()].plan(subject(event, input.as_map())),
-            Some(name) => self
-                .others
-                .iter()
-                .find(|(n, _)| &**n == name)
-                .and_then(|(_, hooks)| {
-                    hooks.plan(input.as_map().get("tool_name").and_then(Value::as_str))
-                }),
+            Some(name) => self.other_hooks(name).and_then(|hooks| {
+                hooks.plan(input.as_map().get("tool_name").and_then(Value::as_str))
+            }),
         };
         let Some(plan) = plan else {
             return AggregatedHookResult::empty();
