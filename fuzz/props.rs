@@ -13,13 +13,16 @@ use std::time::Duration;
 
 use hookhost::HookEvent;
 use hookhost::config::{
-    FailurePolicy, HookEntry, HookKind, HookSpec, SettingsSource, SourceKind, parse_settings,
+    CommandConfig, FailurePolicy, HookEntry, HookKind, HookSpec, SettingsSource, Shell, SourceKind,
+    parse_settings,
 };
 use hookhost::dialect::Dialect;
 use hookhost::aggregate::Strategy;
 use hookhost::output::{Decision, HookOutput};
 use hookhost::Matcher;
-use hookhost::runner::{Captured, RunnableHook, HookFailure, RawOutcome, Runner, Status};
+use hookhost::runner::{
+    Captured, CommandLine, HookFailure, PluginDirs, RawOutcome, RunnableHook, Runner, Status,
+};
 use serde_json::Value;
 
 /// The project dir every target pretends to run in.
@@ -40,6 +43,11 @@ pub fn status_of(byte: u8) -> Status {
 }
 
 fn command_hook(event: HookEvent, dialect: Dialect, policy: FailurePolicy) -> RunnableHook {
+    let command = CommandConfig {
+        command: "fuzz.sh".to_owned(),
+        args: None,
+        shell: Shell::Sh,
+    };
     let source = Arc::new(SettingsSource::new(
         SourceKind::Project,
         PathBuf::from(PROJECT).join(".llxprt/settings.json"),
@@ -50,14 +58,9 @@ fn command_hook(event: HookEvent, dialect: Dialect, policy: FailurePolicy) -> Ru
         dialect,
         sequential: false,
         spec: HookSpec {
-            name: "fuzz.sh".to_owned(),
-            description: None,
-            kind: HookKind::Command {
-                command: "fuzz.sh".to_owned(),
-            },
             timeout: Duration::from_millis(200),
             failure_policy: policy,
-            mode: Default::default(),
+            ..HookSpec::new("fuzz.sh", HookKind::Command(command.clone()))
         },
         matcher: Matcher::All,
         source,
@@ -66,7 +69,7 @@ fn command_hook(event: HookEvent, dialect: Dialect, policy: FailurePolicy) -> Ru
     };
     RunnableHook {
         entry,
-        runner: Runner::Command("fuzz.sh".to_owned()),
+        runner: Runner::Command(CommandLine::prepare(&command, &PluginDirs::default())),
     }
 }
 
@@ -230,7 +233,10 @@ pub fn settings(data: &[u8]) {
                 assert!(entry.matcher.is_all(), "a matcher on {}", entry.event);
             }
             match &entry.spec.kind {
-                HookKind::Command { command } => assert!(!command.trim().is_empty()),
+                HookKind::Command(c) => assert!(!c.command.trim().is_empty()),
+                HookKind::Http(h) => assert!(h.url.starts_with("http")),
+                HookKind::Prompt(p) => assert!(!p.prompt.trim().is_empty()),
+                HookKind::Unsupported(_) => {}
                 HookKind::Plugin(plugin) => {
                     assert!(plugin.fuel > 0 && plugin.memory_limit > 0);
                     assert!(plugin.path.is_absolute(), "{}", plugin.path.display());

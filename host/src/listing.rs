@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use std::sync::Arc;
 
+use crate::config::Execution;
 use crate::config::{HookKind, ModuleSource, SettingsSource, is_hookhost_itself};
 use crate::event::HookEvent;
 use crate::planner::{EventHooks, Standing};
@@ -46,7 +47,7 @@ pub struct ListedHook {
     pub position: Option<usize>,
     /// Its display name.
     pub name: String,
-    /// `"command"` or `"plugin"`.
+    /// `"command"`, `"plugin"`, `"http"`, `"prompt"`, or a type not run.
     pub type_name: &'static str,
     /// The group's matcher, for events that have a matcher field.
     pub matcher: Option<String>,
@@ -62,6 +63,14 @@ pub struct ListedHook {
     pub unknown_matcher_names: Vec<String>,
     /// Its `description`.
     pub description: Option<String>,
+    /// Its `if` rule.
+    pub condition: Option<String>,
+    /// `"async"` or `"asyncRewake"` for a hook the fire does not wait for.
+    pub background: Option<&'static str>,
+    /// Whether it runs at most once per session.
+    pub once: bool,
+    /// Its `statusMessage`.
+    pub status_message: Option<String>,
     /// What it runs.
     pub kind: ListedKind,
 }
@@ -91,6 +100,25 @@ pub enum ListedKind {
         source: Option<String>,
         /// Why it cannot run, if it cannot.
         not_runnable: Option<String>,
+    },
+    /// An HTTP endpoint.
+    Http {
+        /// Where the input is POSTed.
+        url: String,
+    },
+    /// An LLM verdict.
+    Prompt {
+        /// The prompt.
+        prompt: String,
+        /// The model, if the hook names one.
+        model: Option<String>,
+    },
+    /// A type hookhost recognises and does not run.
+    Unsupported {
+        /// The type.
+        type_name: &'static str,
+        /// Why it does not run.
+        reason: String,
     },
 }
 
@@ -138,6 +166,14 @@ fn listed(event: HookEvent, hooks: &EventHooks<RunnableHook>) -> Vec<ListedHook>
                 standing,
                 unknown_matcher_names: entry.dialect.unknown_matcher_names(entry.matcher.as_str()),
                 description: entry.spec.description.clone(),
+                condition: entry.spec.condition.as_ref().map(ToString::to_string),
+                background: match entry.spec.execution {
+                    Execution::Sync => None,
+                    Execution::Async => Some("async"),
+                    Execution::AsyncRewake => Some("asyncRewake"),
+                },
+                once: entry.spec.once,
+                status_message: entry.spec.status_message.clone(),
                 kind: kind(hook),
             }
         })
@@ -146,9 +182,18 @@ fn listed(event: HookEvent, hooks: &EventHooks<RunnableHook>) -> Vec<ListedHook>
 
 fn kind(hook: &RunnableHook) -> ListedKind {
     match (&hook.entry.spec.kind, &hook.runner) {
-        (HookKind::Command { command }, _) => ListedKind::Command {
-            command: command.clone(),
-            is_hookhost: is_hookhost_itself(command),
+        (HookKind::Command(c), _) => ListedKind::Command {
+            command: c.line(),
+            is_hookhost: is_hookhost_itself(&c.line()),
+        },
+        (HookKind::Http(h), _) => ListedKind::Http { url: h.url.clone() },
+        (HookKind::Prompt(p), _) => ListedKind::Prompt {
+            prompt: p.prompt.clone(),
+            model: p.model.clone(),
+        },
+        (HookKind::Unsupported(u), _) => ListedKind::Unsupported {
+            type_name: u.type_name,
+            reason: u.reason.clone(),
         },
         (HookKind::Plugin(p), runner) => ListedKind::Plugin {
             path: p.path.clone(),
@@ -228,6 +273,9 @@ impl fmt::Display for ListedHook {
         let same = match self.kind {
             ListedKind::Command { .. } => "command string",
             ListedKind::Plugin { .. } => "plugin path and settings",
+            ListedKind::Http { .. } => "URL and headers",
+            ListedKind::Prompt { .. } => "prompt",
+            ListedKind::Unsupported { .. } => "type and name",
         };
         match self.standing {
             Standing::ReplacesRepositoryCopy => writeln!(
@@ -250,6 +298,29 @@ impl fmt::Display for ListedHook {
         }
         if let Some(description) = &self.description {
             writeln!(f, "        {description}")?;
+        }
+        if let Some(rule) = &self.condition {
+            writeln!(
+                f,
+                "        if: {rule} (runs only for tool calls this rule matches)"
+            )?;
+        }
+        match self.background {
+            Some("asyncRewake") => writeln!(
+                f,
+                "        asyncRewake: runs in the background; a block becomes a notice"
+            )?,
+            Some(_) => writeln!(
+                f,
+                "        async: runs in the background; its answer is discarded"
+            )?,
+            None => {}
+        }
+        if self.once {
+            writeln!(f, "        once: at most one run per session")?;
+        }
+        if let Some(status) = &self.status_message {
+            writeln!(f, "        statusMessage: {status}")?;
         }
         write!(f, "{}", self.kind)
     }
@@ -292,6 +363,14 @@ impl fmt::Display for ListedKind {
                 if let Some(failure) = not_runnable {
                     writeln!(f, "        NOT RUNNABLE: {failure}")?;
                 }
+            }
+            ListedKind::Http { url } => writeln!(f, "        url: {url}")?,
+            ListedKind::Prompt { prompt, model } => {
+                let model = model.as_deref().unwrap_or("the endpoint's default");
+                writeln!(f, "        prompt: {prompt:?}  model {model}")?;
+            }
+            ListedKind::Unsupported { type_name, reason } => {
+                writeln!(f, "        NOT RUNNABLE: {type_name}: {reason}")?;
             }
         }
         Ok(())

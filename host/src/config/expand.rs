@@ -44,22 +44,6 @@ impl ExpandVars<'_> {
         })
     }
 
-    /// Replaces `${extensionPath}` (and `$extensionPath`) with the extension's dir;
-    /// `${CLAUDE_PLUGIN_ROOT}` is the same for a Claude Code plugin.
-    pub fn expand_extension_path(&self, input: &str) -> String {
-        match self.extension_dir {
-            Some(dir) => {
-                let dir = dir.to_string_lossy();
-                input
-                    .replace("${extensionPath}", &dir)
-                    .replace("$extensionPath", &dir)
-                    .replace("${CLAUDE_PLUGIN_ROOT}", &dir)
-                    .replace("$CLAUDE_PLUGIN_ROOT", &dir)
-            }
-            None => input.to_owned(),
-        }
-    }
-
     fn lookup(&self, name: &str) -> Option<String> {
         if PROJECT_DIR_VARS.contains(&name) {
             return Some(self.project_dir.to_string_lossy().into_owned());

@@ -199,8 +199,8 @@ fn apply_disabled(
     }
     entries.retain(|entry| {
         let command = match &entry.spec.kind {
-            HookKind::Command { command } => Some(command.as_str()),
-            HookKind::Plugin(_) => None,
+            HookKind::Command(c) => Some(c.command.as_str()),
+            _ => None,
         };
         let names = |d: &String| *d == entry.spec.name || Some(d.as_str()) == command;
         let Some(by) = files.iter().find(|f| f.disabled.iter().any(names)) else {

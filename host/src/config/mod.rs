@@ -23,10 +23,14 @@ pub use detect::{is_hookhost_itself, missing_program};
 pub use diagnostic::{Diagnostic, Severity};
 pub use discover::{Compat, discover, discovery_locations};
 pub use expand::PROJECT_DIR_VARS;
-pub use spec::{FailurePolicy, HookKind, HookMode, ModuleSource, PluginConfig, VerifyRule};
+pub use spec::{
+    CommandConfig, Execution, FailurePolicy, HookKind, HookMode, HttpConfig, ModuleSource,
+    PluginConfig, PromptConfig, Shell, UnsupportedConfig, VerifyRule,
+};
 // What only the Wasm runner reads.
 #[cfg(feature = "plugins")]
 pub use spec::{DEFAULT_FUEL, DEFAULT_MEMORY_LIMIT, Preopen};
+pub(crate) use settings::powershell;
 pub use settings::{HookEntry, MAX_SETTINGS_BYTES, ServeLimits, load_file, settings_schema};
 pub use source::{SettingsFormat, SettingsSource, SourceKind};
 // What the fuzz targets build hooks from (through `internals`).

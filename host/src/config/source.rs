@@ -120,6 +120,9 @@ pub struct SettingsSource {
     /// For a Claude Code plugin's `hooks/hooks.json`: the plugin's directory, the
     /// value of `${CLAUDE_PLUGIN_ROOT}`.
     pub plugin_root: Option<PathBuf>,
+    /// For a Claude Code plugin: its name (`.claude-plugin/plugin.json`), which
+    /// names its data directory.
+    pub plugin_name: Option<String>,
 }
 
 impl SettingsSource {
@@ -144,6 +147,7 @@ impl SettingsSource {
             base_dir,
             label,
             plugin_root: None,
+            plugin_name: None,
         }
     }
 
@@ -182,6 +186,7 @@ impl SettingsSource {
         source.label = format!("claude plugin {name} ({})", source.path.display());
         source.base_dir = dir.to_path_buf();
         source.plugin_root = Some(dir.to_path_buf());
+        source.plugin_name = Some(name);
         source
     }
 
@@ -191,6 +196,25 @@ impl SettingsSource {
     /// or outrank the hooks of the user's own files.
     pub fn is_repository_scope(&self) -> bool {
         matches!(self.kind, SourceKind::Project | SourceKind::Extension(_))
+    }
+
+    /// An extension's or Claude Code plugin's persistent data directory
+    /// (`${pluginDataDir}`, `${CLAUDE_PLUGIN_DATA}`):
+    /// `$XDG_DATA_HOME/hookhost/plugin-data/<name>`, by name so that it survives
+    /// reinstalls and upgrades (which move the plugin's own directory). Not created
+    /// here: on first use.
+    pub fn plugin_data_dir(&self) -> Option<PathBuf> {
+        let name = match &self.kind {
+            SourceKind::Extension(name) => Some(name.as_str()),
+            _ => self.plugin_name.as_deref(),
+        }?;
+        // A name is one path component: no separators, no `..`.
+        let name: String = name
+            .chars()
+            .map(|c| if c.is_alphanumeric() || "-_.@".contains(c) { c } else { '_' })
+            .collect();
+        let name = if name.trim_matches('.').is_empty() { "_".to_owned() } else { name };
+        Some(dirs::data_dir()?.join("hookhost").join("plugin-data").join(name))
     }
 
     /// A short name of the scope, as `hookhost check` shows it.

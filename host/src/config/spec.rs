@@ -97,20 +97,133 @@ pub struct PluginConfig {
     pub args: Vec<String>,
 }
 
+/// Which shell runs a command hook's `command` (`"shell"`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Shell {
+    /// `/bin/sh -c` (the default).
+    #[default]
+    Sh,
+    /// `bash -c`.
+    Bash,
+    /// `pwsh -Command` (or `powershell`), where one is installed.
+    Powershell,
+}
+
+/// A command hook: a shell command line, or a program with arguments (exec form).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct CommandConfig {
+    /// The command line (the OS's `commandLinux`/`commandDarwin`/`commandWindows` when
+    /// given), or with `args` the program. `${…}` variables are not replaced here:
+    /// see [`crate::runner`]'s command line preparation.
+    pub command: String,
+    /// Exec form: the program's arguments; no shell runs and nothing is expanded.
+    pub args: Option<Vec<String>>,
+    /// The shell that runs `command` (ignored in exec form).
+    pub shell: Shell,
+}
+
+impl CommandConfig {
+    /// The command as one line: the command line, or the program and its arguments
+    /// quoted as a shell would need them; a shell other than `sh` is named first.
+    /// What a reviewer approves and `hookhost check` shows.
+    pub fn line(&self) -> String {
+        let line = match &self.args {
+            None => self.command.clone(),
+            Some(args) => {
+                let words = std::iter::once(self.command.as_str()).chain(args.iter().map(String::as_str));
+                shlex::try_join(words).unwrap_or_else(|_| {
+                    // A NUL byte cannot be quoted; show it debug-escaped instead.
+                    format!("{:?} {args:?}", self.command)
+                })
+            }
+        };
+        match (self.shell, &self.args) {
+            (Shell::Sh, _) | (_, Some(_)) => line,
+            (Shell::Bash, None) => format!("bash: {line}"),
+            (Shell::Powershell, None) => format!("powershell: {line}"),
+        }
+    }
+}
+
+impl HookKind {
+    /// What a reviewer approves for a hook that is not a plugin (whose key is its
+    /// digest and grants): the command line, or the request or prompt it sends.
+    pub fn review_text(&self) -> Option<String> {
+        match self {
+            HookKind::Command(c) => Some(c.line()),
+            HookKind::Plugin(_) => None,
+            HookKind::Http(h) => Some(format!(
+                "http POST {} headers {:?} env {:?}",
+                h.url, h.headers, h.allowed_env_vars
+            )),
+            HookKind::Prompt(p) => Some(format!("prompt {:?} model {:?}", p.prompt, p.model)),
+            HookKind::Unsupported(u) => Some(format!("{} hook", u.type_name)),
+        }
+    }
+}
+
+/// An `http` hook: the input is POSTed to `url`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct HttpConfig {
+    /// The endpoint (`http://` or `https://`).
+    pub url: String,
+    /// Request headers as written; `$VAR` / `${VAR}` in a value are replaced at run
+    /// time, only for names in `allowed_env_vars`.
+    pub headers: Vec<(String, String)>,
+    /// The environment variables a header value may use.
+    pub allowed_env_vars: Vec<String>,
+}
+
+/// A `prompt` hook: an LLM judges the call.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct PromptConfig {
+    /// The prompt; `$ARGUMENTS` is replaced by the input JSON.
+    pub prompt: String,
+    /// The model, overriding the endpoint's default.
+    pub model: Option<String>,
+}
+
+/// A hook type hookhost recognises but does not run (`agent`, `mcp_tool`): every
+/// run fails with the reason, subject to the hook's failure policy.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct UnsupportedConfig {
+    /// The type as written.
+    pub type_name: &'static str,
+    /// Why hookhost does not run it.
+    pub reason: String,
+}
+
 /// What a hook runs.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum HookKind {
-    /// A shell command.
-    Command {
-        /// The command line, run by `sh -c`.
-        command: String,
-    },
+    /// A shell command, or a program with arguments.
+    Command(CommandConfig),
     /// A WASI component or preview-1 module run in wasmtime.
     Plugin(PluginConfig),
+    /// An HTTP endpoint.
+    Http(HttpConfig),
+    /// One LLM completion.
+    Prompt(PromptConfig),
+    /// A type hookhost does not run.
+    Unsupported(UnsupportedConfig),
+}
+
+/// When the fire waits for a hook.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Execution {
+    /// The fire waits and merges the answer (the default).
+    #[default]
+    Sync,
+    /// `async`: the hook runs in the background; its answer is discarded.
+    Async,
+    /// `asyncRewake`: in the background; a block becomes a notice
+    /// ([`crate::HookSystem::take_notices`]).
+    AsyncRewake,
 }
 
 /// One validated hook.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct HookSpec {
     /// A display name: `name` from settings, else the command or the file name.
     pub name: String,
@@ -124,24 +237,83 @@ pub struct HookSpec {
     pub failure_policy: FailurePolicy,
     /// Whether its decisions are enforced.
     pub mode: HookMode,
+    /// `if`: the permission rule a tool call must match for the hook to run.
+    pub condition: Option<std::sync::Arc<crate::planner::Rule>>,
+    /// Whether the fire waits for it.
+    pub execution: Execution,
+    /// `once`: at most one run per session.
+    pub once: bool,
+    /// `statusMessage`: what is shown while it runs.
+    pub status_message: Option<String>,
+}
+
+impl PartialEq for HookSpec {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
+            && self.description == other.description
+            && self.kind == other.kind
+            && self.timeout == other.timeout
+            && self.failure_policy == other.failure_policy
+            && self.mode == other.mode
+            && self.condition.as_ref().map(ToString::to_string)
+                == other.condition.as_ref().map(ToString::to_string)
+            && self.execution == other.execution
+            && self.once == other.once
+            && self.status_message == other.status_message
+    }
 }
 
 impl HookSpec {
-    /// `"command"` or `"plugin"`.
-    pub fn type_name(&self) -> &'static str {
-        match self.kind {
-            HookKind::Command { .. } => "command",
-            HookKind::Plugin(_) => "plugin",
+    /// A hook of `kind` with every other setting at its default.
+    pub fn new(name: impl Into<String>, kind: HookKind) -> HookSpec {
+        HookSpec {
+            name: name.into(),
+            description: None,
+            kind,
+            timeout: DEFAULT_TIMEOUT,
+            failure_policy: FailurePolicy::default(),
+            mode: HookMode::default(),
+            condition: None,
+            execution: Execution::default(),
+            once: false,
+            status_message: None,
         }
     }
 
-    /// The deduplication key (seeds/001 §7.9): the command string for commands; for
-    /// plugins the path and every setting, since the same module with other limits or
-    /// grants is a different hook.
-    pub fn dedup_key(&self) -> String {
+    /// `"command"`, `"plugin"`, `"http"`, `"prompt"`, or the unsupported type.
+    pub fn type_name(&self) -> &'static str {
         match &self.kind {
-            HookKind::Command { command } => format!("command:{command}"),
-            HookKind::Plugin(p) => format!("plugin:{p:?}"),
+            HookKind::Command(_) => "command",
+            HookKind::Plugin(_) => "plugin",
+            HookKind::Http(_) => "http",
+            HookKind::Prompt(_) => "prompt",
+            HookKind::Unsupported(u) => u.type_name,
         }
+    }
+
+    /// The deduplication key (seeds/001 §7.9): the command string for commands (with
+    /// its exec-form arguments and shell when given); for the other types every
+    /// setting of what runs, since the same module, URL or prompt with other limits,
+    /// grants or headers is a different hook. The `if` rule is part of the key: the
+    /// same command guarded by two rules is two hooks.
+    pub fn dedup_key(&self) -> String {
+        let condition = self
+            .condition
+            .as_ref()
+            .map(|rule| format!(" if:{rule}"))
+            .unwrap_or_default();
+        let kind = match &self.kind {
+            HookKind::Command(CommandConfig {
+                command,
+                args: None,
+                shell: Shell::Sh,
+            }) => format!("command:{command}"),
+            HookKind::Command(c) => format!("command:{:?}", (&c.command, &c.args, c.shell)),
+            HookKind::Plugin(p) => format!("plugin:{p:?}"),
+            HookKind::Http(h) => format!("http:{h:?}"),
+            HookKind::Prompt(p) => format!("prompt:{p:?}"),
+            HookKind::Unsupported(u) => format!("{}:{}", u.type_name, self.name),
+        };
+        kind + &condition
     }
 }

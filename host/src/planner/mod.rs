@@ -13,8 +13,10 @@ use std::sync::Arc;
 use crate::dialect::Dialect;
 
 mod matcher;
+mod rule;
 
 pub use matcher::Matcher;
+pub use rule::{Rule, RuleError};
 
 /// One registered hook of an event, ready to plan.
 #[derive(Debug)]

@@ -1,6 +1,7 @@
 //! Command hooks: a shell command in its own process group (seeds/001 §4, §7.6, §7.7).
 //!
-//! The command runs under `/bin/sh -c` with cwd = the project dir and the parent's
+//! The command runs under `/bin/sh -c` (or its `shell`, or as a program with
+//! `args`: [`super::command_line`]) with cwd = the project dir and the parent's
 //! environment plus the three project-dir variables (passed as raw bytes, so a
 //! non-UTF-8 project path arrives intact). Its input is written once and stdin is
 //! closed; stdout and stderr are read concurrently with [`capture`], so no pipe fills
@@ -48,6 +49,7 @@ use tokio::process::{Child, Command};
 use tokio::time::sleep_until;
 
 use super::capture::{Captured, capture};
+use super::command_line::CommandLine;
 use super::failure::HookFailure;
 use super::slots::acquire_process_slot;
 use super::{RawOutcome, RunContext, Status};
@@ -76,31 +78,34 @@ pub const DRAIN_GRACE: Duration = Duration::from_millis(200);
 /// How often the exit is polled where pidfds are unavailable (Linux < 5.3).
 const EXIT_POLL: Duration = Duration::from_millis(5);
 
-/// Runs `command` with `input` on stdin.
+/// Runs the command `line` with `input` on stdin.
 pub async fn run_command(
-    command: &str,
+    line: &CommandLine,
     timeout: Duration,
     input: &[u8],
     ctx: &RunContext,
 ) -> RawOutcome {
     let (_slot, queued) = acquire_process_slot().await;
     let start = Instant::now();
-    let mut raw = spawn_and_wait(command, timeout, input, ctx, start).await;
+    let mut raw = spawn_and_wait(line, timeout, input, ctx, start).await;
     raw.duration = start.elapsed();
     raw.queued = queued;
     raw
 }
 
 async fn spawn_and_wait(
-    command: &str,
+    line: &CommandLine,
     timeout: Duration,
     input: &[u8],
     ctx: &RunContext,
     start: Instant,
 ) -> RawOutcome {
-    let mut cmd = Command::new("/bin/sh");
-    cmd.arg("-c")
-        .arg(command)
+    let vars = match line.env(&ctx.project_dir) {
+        Ok(vars) => vars,
+        Err(e) => return RawOutcome::failed(HookFailure::Spawn(e)),
+    };
+    let mut cmd = Command::new(&line.program);
+    cmd.args(&line.args)
         .current_dir(&ctx.project_dir)
         .envs(
             PROJECT_DIR_VARS
@@ -108,6 +113,7 @@ async fn spawn_and_wait(
                 .map(|name| (name, ctx.project_dir.as_os_str())),
         )
         .envs(ctx.command_env.iter().map(|(k, v)| (k, v)))
+        .envs(vars)
         .env(NESTED_ENV, std::process::id().to_string())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

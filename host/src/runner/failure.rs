@@ -59,6 +59,14 @@ pub enum HookFailure {
     /// A plugin could not be loaded or instantiated.
     #[error("cannot load plugin: {0}")]
     Load(LoadError),
+    /// An http or prompt hook's request failed, or its answer is not one: the
+    /// message names the URL and what came back.
+    #[error("{0}")]
+    Request(String),
+    /// The hook is not run: a type hookhost does not run, or a URL the user's
+    /// settings do not allow.
+    #[error("not run: {0}")]
+    NotRun(String),
 }
 
 /// Why a plugin could not be loaded or instantiated ([`HookFailure::Load`]).

@@ -9,8 +9,11 @@
 
 mod capture;
 mod command;
+mod command_line;
 
 mod failure;
+mod http;
+mod prompt;
 mod runnable;
 mod interpret;
 mod policy;
@@ -28,6 +31,7 @@ pub use crate::result::HookExecutionResult;
 pub use command::KILL_GRACE;
 pub use capture::{Captured, DEFAULT_OUTPUT_CAP};
 pub use command::{NESTED_ENV, run_command};
+pub use command_line::{CommandLine, PluginDirs};
 pub use failure::{HookFailure, LoadError};
 pub use runnable::{RunnableHook, Runner};
 pub use interpret::interpret;

@@ -2,21 +2,60 @@
 
 use std::sync::Arc;
 
+use super::command_line::{CommandLine, PluginDirs};
 use super::{HookFailure, RawOutcome, RunContext, apply_policy, interpret, run_command};
-use crate::config::{HookEntry, HookKind};
+use crate::config::{HookEntry, HookKind, HttpConfig, PromptConfig};
 use crate::result::HookExecutionResult;
 
 /// The executable part of a hook.
 #[derive(Debug)]
 pub enum Runner {
-    /// A shell command.
-    Command(String),
+    /// A command (shell command line or exec form).
+    Command(CommandLine),
     /// A loaded Wasm plugin (never made without the `plugins` feature, where
     /// [`crate::plugins::Plugin`] has no values).
     #[cfg_attr(not(feature = "plugins"), allow(dead_code))]
     Plugin(Arc<crate::plugins::Plugin>),
-    /// A plugin that could not be loaded; every run fails with this.
+    /// An HTTP endpoint.
+    Http(HttpConfig),
+    /// An LLM verdict.
+    Prompt(PromptConfig),
+    /// A hook that cannot run (a plugin that could not be loaded, a type hookhost
+    /// does not run …); every run fails with this.
     Broken(HookFailure),
+}
+
+impl Runner {
+    /// The runner of a hook that is not a plugin (plugins are loaded by the
+    /// builder, which owns the engine).
+    pub fn build(kind: &HookKind, entry: &HookEntry) -> Runner {
+        match kind {
+            HookKind::Command(config) => {
+                Runner::Command(CommandLine::prepare(config, &plugin_dirs(entry)))
+            }
+            HookKind::Http(config) => Runner::Http(config.clone()),
+            HookKind::Prompt(config) => Runner::Prompt(config.clone()),
+            HookKind::Unsupported(u) => Runner::Broken(HookFailure::NotRun(format!(
+                "type {:?}: {}",
+                u.type_name, u.reason
+            ))),
+            HookKind::Plugin(_) => Runner::Broken(HookFailure::NotRun(
+                "a plugin is loaded by the hook system's builder".to_owned(),
+            )),
+        }
+    }
+}
+
+/// The plugin directories of the file `entry` comes from: an extension's or a
+/// Claude Code plugin's directory and its data directory.
+fn plugin_dirs(entry: &HookEntry) -> PluginDirs {
+    let source = &entry.source;
+    let root = match &source.kind {
+        crate::config::SourceKind::Extension(_) => Some(source.base_dir.clone()),
+        _ => source.plugin_root.clone(),
+    };
+    let data = root.as_ref().and_then(|_| source.plugin_data_dir());
+    PluginDirs { root, data }
 }
 
 /// One hook, ready to run: its entry (event, matcher, settings, where it was
@@ -36,8 +75,10 @@ impl RunnableHook {
     pub async fn run(&self, input: Arc<[u8]>, ctx: &RunContext) -> RawOutcome {
         let timeout = self.entry.spec.timeout;
         match &self.runner {
-            Runner::Command(command) => run_command(command, timeout, &input, ctx).await,
+            Runner::Command(line) => run_command(line, timeout, &input, ctx).await,
             Runner::Plugin(plugin) => plugin.run(input, timeout, ctx).await,
+            Runner::Http(config) => super::http::run(config, timeout, &input, ctx).await,
+            Runner::Prompt(config) => super::prompt::run(config, timeout, &input, ctx).await,
             Runner::Broken(failure) => RawOutcome::failed(failure.clone()),
         }
     }
@@ -54,12 +95,10 @@ impl RunnableHook {
         apply_policy(self, interpret(raw, &self.describe(), plugin))
     }
 
-    /// A short description for messages: `command "x.sh"` or `plugin "guard.wasm"`.
+    /// A short description for messages: `command hook "x.sh"`, `plugin hook
+    /// "guard.wasm"`, `http hook "…"`.
     pub fn describe(&self) -> String {
         let spec = &self.entry.spec;
-        match &spec.kind {
-            HookKind::Command { .. } => format!("command hook {:?}", spec.name),
-            HookKind::Plugin(_) => format!("plugin hook {:?}", spec.name),
-        }
+        format!("{} hook {:?}", spec.type_name(), spec.name)
     }
 }

@@ -237,10 +237,10 @@ fn register(
     let mut per_other: Vec<(Arc<str>, Vec<_>)> = Vec::new();
     for entry in admitted {
         let runner = match &entry.spec.kind {
-            HookKind::Command { command } => Runner::Command(command.clone()),
             HookKind::Plugin(config) => {
                 plugins::load(engine, config, &entry, project_dir, diagnostics)
             }
+            kind => Runner::build(kind, &entry),
         };
         let (event, other_name) = (entry.event, entry.other_name.clone());
         let registration = Registration {
@@ -275,8 +275,8 @@ type Others = Vec<(Arc<str>, EventHooks<RunnableHook>)>;
 /// once per hook at load, naming the program and the fix.
 fn missing_programs(entries: &[HookEntry], project_dir: &Path, diagnostics: &mut Vec<Diagnostic>) {
     for entry in entries {
-        if let HookKind::Command { command } = &entry.spec.kind
-            && let Some(program) = crate::config::missing_program(command, project_dir)
+        if let HookKind::Command(c) = &entry.spec.kind
+            && let Some(program) = crate::config::missing_program(&c.line(), project_dir)
         {
             diagnostics.push(Diagnostic::unenforced(format!(
                 "{}: {}: program {program:?} not found (not an executable file, nor on PATH); \

@@ -194,17 +194,19 @@ impl HookSystem {
         crate::listing::list(self.enabled_in_settings, &self.sources, known.chain(others))
     }
 
-    /// The `source` references of the plugin hooks of the LLxprt events (what
-    /// `hookhost lock` and `install` fetch).
+    /// The `source` references of the plugin hooks of every event, of every dialect
+    /// and of event names hookhost does not know (what `hookhost lock` and `install`
+    /// fetch).
     pub fn source_references(&self) -> std::collections::BTreeSet<String> {
-        HookEvent::LLXPRT
-            .iter()
-            .flat_map(|event| self.hooks(*event))
-            .filter_map(|hook| match &hook.entry.spec.kind {
+        let known = self.events.iter().flat_map(|hooks| hooks.iter());
+        let others = self.others.iter().flat_map(|(_, hooks)| hooks.iter());
+        known
+            .chain(others)
+            .filter_map(|r| match &r.hook.entry.spec.kind {
                 crate::config::HookKind::Plugin(p) => {
                     p.source.as_ref().map(|s| s.reference.clone())
                 }
-                crate::config::HookKind::Command { .. } => None,
+                _ => None,
             })
             .collect()
     }

@@ -58,7 +58,6 @@ impl TrustGate {
         }
         let scope = entry.source.base_dir.clone();
         let (key, shown) = match &entry.spec.kind {
-            HookKind::Command { command } => self.command_key(command, scope),
             HookKind::Plugin(config) => match plugin_key(config, scope) {
                 Ok(reviewed) => reviewed,
                 Err(e) => {
@@ -71,6 +70,7 @@ impl TrustGate {
                     return false;
                 }
             },
+            other => self.command_key(&other.review_text().unwrap_or_default(), scope),
         };
         if store.is_trusted(&key) {
             return true;

@@ -35,6 +35,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 pub use self::shape::settings_schema;
+pub(crate) use self::check::command::powershell;
 use super::diagnostic::Diagnostic;
 use super::spec::{HookSpec, VerifyRule};
 use super::source::SettingsSource;

@@ -29,8 +29,8 @@ fn messages(parsed: &ParsedSettings, error: bool) -> Vec<&str> {
 
 fn command(parsed: &ParsedSettings, i: usize) -> &str {
     match &parsed.entries[i].spec.kind {
-        HookKind::Command { command } => command,
-        HookKind::Plugin(p) => panic!("a plugin: {p:?}"),
+        HookKind::Command(c) => &c.command,
+        other => panic!("not a command: {other:?}"),
     }
 }
 

@@ -1,21 +1,24 @@
-//! Check of one hook: its `type`, the fields every hook has and a command hook's
-//! `command`, with the checks serde cannot express (timeout units and range, the
-//! display name), into a [`HookSpec`]. A plugin's own fields are checked by
-//! [`super::plugin`]; the shape is [`shape::hook`](crate::config::settings::shape::hook).
+//! Check of one hook: its `type` and the fields every hook has (timeout units and
+//! range, the display name, `if`, the execution mode), into a [`HookSpec`]. Each
+//! type's own fields are checked by [`super::command`], [`super::plugin`],
+//! [`super::http`] and [`super::prompt`]; the shape is
+//! [`shape::hook`](crate::config::settings::shape::hook).
 
 use std::time::Duration;
 
 use serde_json::Value;
 
-use super::plugin;
 use super::report::{Report, show};
+use super::{command, http, plugin, prompt};
 use crate::config::settings::shape::field::{Field, Section};
 use crate::config::settings::shape::hook::{HookSettings, HookType};
 use crate::config::settings::shape::value::Count;
 use crate::config::source::SettingsFormat;
 use crate::config::spec::{
-    DEFAULT_TIMEOUT, FailurePolicy, HookKind, HookMode, HookSpec, PluginConfig,
+    DEFAULT_TIMEOUT, Execution, FailurePolicy, HookKind, HookMode, HookSpec, PluginConfig,
+    UnsupportedConfig,
 };
+use crate::planner::Rule;
 
 /// The longest `timeout` a hook may have; longer ones are clamped (with a warning)
 /// so that deadline arithmetic cannot overflow (a Claude `timeout` of 2^63 s).
@@ -35,8 +38,11 @@ pub(super) fn spec(
     let mut ok = true;
     let common = common(at, &mut hook, report, &mut ok);
     let kind = match kind {
-        HookType::Command => command(at, hook.command, report),
+        HookType::Command => command::config(at, hook, report),
         HookType::Plugin => plugin::config(at, hook, report),
+        HookType::Http => http::config(at, hook, report),
+        HookType::Prompt => prompt::config(at, hook, report),
+        HookType::Agent | HookType::McpTool => Some(unsupported(at, kind, report)),
     };
     let Some(kind) = kind.filter(|_| ok) else {
         hook_skipped(report, first_diagnostic);
@@ -49,6 +55,33 @@ pub(super) fn spec(
         timeout: common.timeout.unwrap_or(DEFAULT_TIMEOUT),
         failure_policy: common.failure_policy,
         mode: common.mode,
+        condition: common.condition,
+        execution: common.execution,
+        once: common.once,
+        status_message: common.status_message,
+    })
+}
+
+/// A hook of a type hookhost recognises but does not run: kept, so that every fire
+/// names it (and its `failurePolicy` applies), and reported as an error.
+fn unsupported(at: &str, kind: HookType, report: &mut Report<'_>) -> HookKind {
+    let reason = match kind {
+        HookType::Agent => {
+            "an \"agent\" hook runs a sub-agent of Claude Code with its tools; hookhost \
+             has no agent to run it (use a \"prompt\" hook for a single model verdict)"
+        }
+        _ => {
+            "an \"mcp_tool\" hook calls a tool of an MCP server Claude Code is connected \
+             to; hookhost has no MCP connection (use an \"http\" or \"command\" hook)"
+        }
+    };
+    report.error(
+        &format!("{at}.type"),
+        format!("{reason}; every run of the hook fails (its failurePolicy applies)"),
+    );
+    HookKind::Unsupported(UnsupportedConfig {
+        type_name: kind.as_str(),
+        reason: reason.to_owned(),
     })
 }
 
@@ -80,7 +113,7 @@ fn hook_type(at: &str, field: Field<HookType>, report: &mut Report<'_>) -> Optio
         Field::Absent => {
             report.error(
                 &format!("{at}.type"),
-                "missing (required: \"command\" or \"plugin\"); the hook is skipped",
+                format!("missing (required: {}); the hook is skipped", TYPES),
             );
             None
         }
@@ -88,13 +121,27 @@ fn hook_type(at: &str, field: Field<HookType>, report: &mut Report<'_>) -> Optio
             report.error(
                 &format!("{at}.type"),
                 format!(
-                    "expected \"command\" or \"plugin\", got {}; the hook is skipped",
-                    show(&value)
+                    "expected {TYPES}, got {}; the hook is skipped{}",
+                    show(&value),
+                    type_hint(&value)
                 ),
             );
             None
         }
     }
+}
+
+/// The types a hook may have, for messages.
+const TYPES: &str = "\"command\", \"plugin\", \"http\" or \"prompt\"";
+
+/// " (did you mean …?)" for a misspelt type.
+fn type_hint(value: &Value) -> String {
+    let known = ["command", "plugin", "http", "prompt", "agent", "mcp_tool"];
+    value
+        .as_str()
+        .and_then(|v| crate::suggest::suggestion(v, known.into_iter()))
+        .map(|s| format!(" (did you mean {s:?}?)"))
+        .unwrap_or_default()
 }
 
 /// The fields every hook has, checked.
@@ -104,6 +151,10 @@ struct Common {
     description: Option<String>,
     failure_policy: FailurePolicy,
     mode: HookMode,
+    condition: Option<std::sync::Arc<Rule>>,
+    execution: Execution,
+    once: bool,
+    status_message: Option<String>,
 }
 
 /// Takes the fields every hook has out of `hook` (the rest goes to the command or
@@ -129,12 +180,58 @@ fn common(at: &str, hook: &mut HookSettings, report: &mut Report<'_>, ok: &mut b
         "\"enforce\" or \"monitor\"",
         ok,
     );
+    let condition = condition(at, std::mem::take(&mut hook.condition), report, ok);
+    let execution = execution(at, hook, report, ok);
+    let once = std::mem::take(&mut hook.once);
+    let once = report.take_or_flag(&format!("{at}.once"), once, "true or false", ok);
+    let status_message = std::mem::take(&mut hook.status_message);
+    let status_message =
+        report.take_or_flag(&format!("{at}.statusMessage"), status_message, "a string", ok);
     Common {
         timeout,
         name: name.flatten(),
         description: description.flatten(),
         failure_policy: failure_policy.flatten().unwrap_or_default(),
         mode: mode.flatten().unwrap_or_default(),
+        condition,
+        execution,
+        once: once.flatten().unwrap_or(false),
+        status_message: status_message.flatten(),
+    }
+}
+
+/// `if`: a permission rule. One that does not parse is an error — never a hook that
+/// runs for every call.
+fn condition(
+    at: &str,
+    field: crate::config::settings::shape::field::Field<Option<String>>,
+    report: &mut Report<'_>,
+    ok: &mut bool,
+) -> Option<std::sync::Arc<Rule>> {
+    let at = format!("{at}.if");
+    let text = report
+        .take_or_flag(&at, field, "a permission rule such as \"Bash(git *)\"", ok)
+        .flatten()?;
+    match Rule::parse(&text) {
+        Ok(rule) => Some(std::sync::Arc::new(rule)),
+        Err(e) => {
+            report.error(&at, format!("{text:?} is not a permission rule hookhost can evaluate: {e}"));
+            *ok = false;
+            None
+        }
+    }
+}
+
+/// `async` and `asyncRewake` (both on: `asyncRewake`, which includes `async`).
+fn execution(at: &str, hook: &mut HookSettings, report: &mut Report<'_>, ok: &mut bool) -> Execution {
+    let run_async = std::mem::take(&mut hook.run_async);
+    let run_async = report.take_or_flag(&format!("{at}.async"), run_async, "true or false", ok);
+    let rewake = std::mem::take(&mut hook.async_rewake);
+    let rewake = report.take_or_flag(&format!("{at}.asyncRewake"), rewake, "true or false", ok);
+    match (run_async.flatten(), rewake.flatten()) {
+        (_, Some(true)) => Execution::AsyncRewake,
+        (Some(true), _) => Execution::Async,
+        _ => Execution::Sync,
     }
 }
 
@@ -151,7 +248,16 @@ fn hook_skipped(report: &mut Report<'_>, first_diagnostic: usize) {
 /// plugin's file name.
 fn default_name(kind: &HookKind) -> String {
     match kind {
-        HookKind::Command { command } => command.clone(),
+        HookKind::Command(c) => match &c.args {
+            Some(args) if !args.is_empty() => format!("{} {}", c.command, args.join(" ")),
+            _ => c.command.clone(),
+        },
+        HookKind::Http(h) => h.url.clone(),
+        HookKind::Prompt(p) => {
+            let first: String = p.prompt.lines().next().unwrap_or("").chars().take(60).collect();
+            format!("prompt {first:?}")
+        }
+        HookKind::Unsupported(u) => format!("{} hook", u.type_name),
         HookKind::Plugin(PluginConfig {
             source: Some(source),
             ..
@@ -164,7 +270,7 @@ fn default_name(kind: &HookKind) -> String {
     }
 }
 
-/// Unknown keys (and the other kind's keys) are warnings: the hook still runs.
+/// Unknown keys (and other types' keys) are warnings: the hook still runs.
 fn warn_unknown_keys(
     at: &str,
     kind: HookType,
@@ -172,32 +278,18 @@ fn warn_unknown_keys(
     foreign: Vec<&str>,
     report: &mut Report<'_>,
 ) {
-    if unknown.is_empty() && foreign.is_empty() {
+    if kind.own_keys().is_none() {
+        // Not run: its keys are Claude Code's business.
         return;
     }
-    // The schema's alternative for this type names exactly the keys it may have.
-    let branch = match kind {
-        HookType::Command => "then",
-        HookType::Plugin => "else",
-    };
-    let schema = schemars::SchemaGenerator::default().root_schema_for::<HookSettings>();
-    let known: Vec<String> = schema
-        .get(branch)
-        .and_then(|branch| branch.get("properties"))
-        .and_then(Value::as_object)
-        .map(|properties| properties.keys().cloned().collect())
-        .unwrap_or_default();
-    let type_name = match kind {
-        HookType::Command => "command",
-        HookType::Plugin => "plugin",
-    };
+    let known: Vec<&str> = kind.known_keys().collect();
     for key in unknown.iter().map(String::as_str).chain(foreign) {
-        let hint = crate::suggest::suggestion(key, known.iter().map(String::as_str))
+        let hint = crate::suggest::suggestion(key, known.iter().copied())
             .map(|s| format!(" (did you mean {s:?}?)"))
             .unwrap_or_default();
         report.warning(
             &format!("{at}.{key}"),
-            format!("unknown key for a {type_name} hook, ignored{hint}"),
+            format!("unknown key for a {} hook, ignored{hint}", kind.as_str()),
         );
     }
 }
@@ -246,29 +338,4 @@ fn timeout(
         ),
     );
     Some(MAX_TIMEOUT)
-}
-
-/// A command hook's `command`, with `${extensionPath}` replaced.
-fn command(at: &str, command: Field<String>, report: &mut Report<'_>) -> Option<HookKind> {
-    let at = format!("{at}.command");
-    match command {
-        Field::Ok(c) if !c.trim().is_empty() => Some(HookKind::Command {
-            command: report.vars.expand_extension_path(&c),
-        }),
-        Field::Ok(_) => {
-            report.error(&at, "is empty");
-            None
-        }
-        Field::Wrong(other) => {
-            report.error(
-                &at,
-                format!("expected a command string, got {}", show(&other)),
-            );
-            None
-        }
-        Field::Absent => {
-            report.error(&at, "missing (required for a command hook)");
-            None
-        }
-    }
 }

@@ -8,13 +8,17 @@
 //! event, group, hook and field; a bad value skips only what it must.
 //!
 //! The levels, outermost first: [`file`](mod@file) → [`event`] → [`group`] →
-//! [`hook`] → [`plugin`]; [`top_level`] starts them.
+//! [`hook`] → [`command`] | [`plugin`] | [`http`] | [`prompt`]; [`top_level`] starts
+//! them.
 
+pub(super) mod command;
 pub(super) mod event;
 pub(super) mod file;
 pub(super) mod group;
 pub(super) mod hook;
+pub(super) mod http;
 pub(super) mod plugin;
+pub(super) mod prompt;
 pub(super) mod report;
 
 use std::path::Path;

@@ -258,8 +258,8 @@ fn env(
     env
 }
 
-/// `args`, each checked.
-fn args(
+/// `args`: every item a string.
+pub(super) fn args(
     at: &str,
     field: Field<Option<Vec<Field<String>>>>,
     report: &mut Report<'_>,

@@ -1,6 +1,6 @@
-//! Shape of one hook: the fields every hook has, a command hook's `command`, and a
-//! plugin hook's fields (whose nested objects are in [`super::plugin`]); its schema is
-//! split by `type` into a command and a plugin alternative. Checked by
+//! Shape of one hook: the fields every hook has and those of each type (command,
+//! plugin — whose nested objects are in [`super::plugin`] —, http, prompt); its
+//! schema is split by `type` into one alternative per type. Checked by
 //! [`check::hook`](crate::config::settings::check::hook) and
 //! [`check::plugin`](crate::config::settings::check::plugin).
 
@@ -13,9 +13,30 @@ use super::plugin::{PreopenSettings, VerifySettings};
 use super::value::Count;
 use crate::config::spec::{FailurePolicy, HookMode};
 
-/// The keys only a command hook has.
-const COMMAND_KEYS: [&str; 1] = ["command"];
-/// The keys only a plugin hook has.
+/// The keys every hook may have.
+const COMMON_KEYS: [&str; 11] = [
+    "type",
+    "timeout",
+    "name",
+    "description",
+    "failurePolicy",
+    "mode",
+    "if",
+    "async",
+    "asyncRewake",
+    "once",
+    "statusMessage",
+];
+/// The keys of a command hook, besides the common ones.
+const COMMAND_KEYS: [&str; 6] = [
+    "command",
+    "args",
+    "shell",
+    "commandLinux",
+    "commandDarwin",
+    "commandWindows",
+];
+/// The keys of a plugin hook, besides the common ones.
 const PLUGIN_KEYS: [&str; 9] = [
     "path",
     "source",
@@ -27,15 +48,70 @@ const PLUGIN_KEYS: [&str; 9] = [
     "preopens",
     "args",
 ];
+/// The keys of an http hook, besides the common ones.
+const HTTP_KEYS: [&str; 3] = ["url", "headers", "allowedEnvVars"];
+/// The keys of a prompt hook, besides the common ones.
+const PROMPT_KEYS: [&str; 2] = ["prompt", "model"];
 
 /// What a hook runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "snake_case")]
 pub(crate) enum HookType {
-    /// A shell command.
+    /// A shell command, or a program with `args`.
     Command,
     /// A WASI component or preview-1 module.
     Plugin,
+    /// POST the input to a URL.
+    Http,
+    /// Ask an LLM.
+    Prompt,
+    /// Claude Code's agent hook: recognised, not run by hookhost.
+    Agent,
+    /// Claude Code's MCP tool hook: recognised, not run by hookhost.
+    McpTool,
+}
+
+impl HookType {
+    /// Every type, in the order the schema lists them.
+    const ALL: [HookType; 6] = [
+        HookType::Command,
+        HookType::Plugin,
+        HookType::Http,
+        HookType::Prompt,
+        HookType::Agent,
+        HookType::McpTool,
+    ];
+
+    /// The type as written in settings.
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            HookType::Command => "command",
+            HookType::Plugin => "plugin",
+            HookType::Http => "http",
+            HookType::Prompt => "prompt",
+            HookType::Agent => "agent",
+            HookType::McpTool => "mcp_tool",
+        }
+    }
+
+    /// The keys a hook of this type may have besides the common ones; `None` for the
+    /// types hookhost does not run (their keys are not checked).
+    pub(crate) fn own_keys(self) -> Option<&'static [&'static str]> {
+        match self {
+            HookType::Command => Some(&COMMAND_KEYS),
+            HookType::Plugin => Some(&PLUGIN_KEYS),
+            HookType::Http => Some(&HTTP_KEYS),
+            HookType::Prompt => Some(&PROMPT_KEYS),
+            HookType::Agent | HookType::McpTool => None,
+        }
+    }
+
+    /// Every key a hook of this type may have, common ones first.
+    pub(crate) fn known_keys(self) -> impl Iterator<Item = &'static str> {
+        COMMON_KEYS
+            .into_iter()
+            .chain(self.own_keys().unwrap_or(&[]).iter().copied())
+    }
 }
 
 /// One hook: a command hook or a plugin hook, chosen by `type`.
@@ -44,7 +120,8 @@ pub(crate) enum HookType {
 // Named `Hook` in the schema, as before the type was renamed (docs/settings.schema.json).
 #[schemars(rename = "Hook", transform = split_by_type)]
 pub(crate) struct HookSettings {
-    /// "command" or "plugin".
+    /// "command", "plugin", "http" or "prompt" ("agent" and "mcp_tool" are
+    /// recognised and refused).
     #[serde(rename = "type")]
     pub(crate) kind: Field<HookType>,
     /// Wall-clock limit in milliseconds (default 60000).
@@ -60,11 +137,51 @@ pub(crate) struct HookSettings {
     /// "enforce" (default) or "monitor": the hook runs and its would-be block or
     /// stop is reported, not enforced.
     pub(crate) mode: Field<Option<HookMode>>,
+    /// `if`: a permission rule in Claude Code's syntax (`Bash(git *)`,
+    /// `Write(src/**)`, `mcp__server__tool`); the hook runs only for a tool call the
+    /// rule matches.
+    #[serde(rename = "if")]
+    #[schemars(regex(pattern = r"\S"))]
+    pub(crate) condition: Field<Option<String>>,
+    /// Run in the background; the fire does not wait and the answer is discarded.
+    #[serde(rename = "async")]
+    pub(crate) run_async: Field<Option<bool>>,
+    /// Run in the background; a block becomes a notice for the agent.
+    pub(crate) async_rewake: Field<Option<bool>>,
+    /// Run at most once per session (`session_id`), also across processes.
+    pub(crate) once: Field<Option<bool>>,
+    /// Shown while the hook runs (`--explain`, the trace).
+    pub(crate) status_message: Field<Option<String>>,
     /// The command line, run by /bin/sh -c in the project directory;
     /// $LLXPRT_PROJECT_DIR, $GEMINI_PROJECT_DIR and $CLAUDE_PROJECT_DIR hold the
     /// project directory.
     #[schemars(regex(pattern = r"\S"))]
     pub(crate) command: Field<String>,
+    /// Replaces `command` on Linux.
+    #[schemars(regex(pattern = r"\S"))]
+    pub(crate) command_linux: Field<String>,
+    /// Replaces `command` on macOS.
+    #[schemars(regex(pattern = r"\S"))]
+    pub(crate) command_darwin: Field<String>,
+    /// Replaces `command` on Windows.
+    #[schemars(regex(pattern = r"\S"))]
+    pub(crate) command_windows: Field<String>,
+    /// The shell that runs `command`: "sh" (default), "bash" or "powershell".
+    pub(crate) shell: Field<Option<crate::config::spec::Shell>>,
+    /// An http hook's endpoint: http:// or https://.
+    #[schemars(regex(pattern = r"^https?://"))]
+    pub(crate) url: Field<String>,
+    /// An http hook's request headers; $VAR / ${VAR} in a value are replaced only
+    /// for names listed in `allowedEnvVars`.
+    #[schemars(with = "Option<std::collections::BTreeMap<String, String>>")]
+    pub(crate) headers: Field<Option<Map<String, Value>>>,
+    /// The environment variables a header value may use.
+    pub(crate) allowed_env_vars: Field<Option<Vec<String>>>,
+    /// A prompt hook's prompt; $ARGUMENTS is replaced by the input JSON.
+    #[schemars(regex(pattern = r"\S"))]
+    pub(crate) prompt: Field<String>,
+    /// A prompt hook's model (default: the endpoint's, `tools.hookModel`).
+    pub(crate) model: Field<Option<String>>,
     /// The .wasm file: relative to the project dir (project settings), the extension
     /// dir (extensions) or the settings file's dir (others); $VAR, ${VAR} and ~ are
     /// expanded. Give either `path` or `source`.
@@ -96,79 +213,104 @@ pub(crate) struct HookSettings {
     pub(crate) env: Field<Option<Map<String, Value>>>,
     /// Host directories the guest may open, read-only unless writable.
     pub(crate) preopens: Field<Option<Vec<Section<PreopenSettings>>>>,
-    /// Arguments after the program name (argv[0] is the file name).
+    /// A command hook's arguments (exec form: `command` is the program, no shell);
+    /// a plugin's arguments after the program name (argv[0] is the file name).
     pub(crate) args: Field<Option<Vec<Field<String>>>>,
 }
 
 impl HookSettings {
-    /// The keys of the other kind of hook that this one carries.
+    /// The keys this hook carries that a hook of `kind` does not have (another
+    /// type's keys).
     pub(crate) fn foreign_keys(&self, kind: HookType) -> Vec<&'static str> {
-        let present = match kind {
-            HookType::Command => vec![
-                !self.path.is_absent(),
-                !self.source.is_absent(),
-                !self.verify.is_absent(),
-                !self.sha256.is_absent(),
-                !self.fuel.is_absent(),
-                !self.memory_limit.is_absent(),
-                !self.env.is_absent(),
-                !self.preopens.is_absent(),
-                !self.args.is_absent(),
-            ],
-            HookType::Plugin => vec![!self.command.is_absent()],
+        let Some(own) = kind.own_keys() else {
+            return Vec::new();
         };
-        let keys: &[&'static str] = match kind {
-            HookType::Command => &PLUGIN_KEYS,
-            HookType::Plugin => &COMMAND_KEYS,
-        };
-        keys.iter()
-            .zip(present)
-            .filter_map(|(key, present)| present.then_some(*key))
+        let present = [
+            ("command", self.command.is_absent()),
+            ("commandLinux", self.command_linux.is_absent()),
+            ("commandDarwin", self.command_darwin.is_absent()),
+            ("commandWindows", self.command_windows.is_absent()),
+            ("shell", self.shell.is_absent()),
+            ("path", self.path.is_absent()),
+            ("source", self.source.is_absent()),
+            ("verify", self.verify.is_absent()),
+            ("sha256", self.sha256.is_absent()),
+            ("fuel", self.fuel.is_absent()),
+            ("memoryLimit", self.memory_limit.is_absent()),
+            ("env", self.env.is_absent()),
+            ("preopens", self.preopens.is_absent()),
+            ("args", self.args.is_absent()),
+            ("url", self.url.is_absent()),
+            ("headers", self.headers.is_absent()),
+            ("allowedEnvVars", self.allowed_env_vars.is_absent()),
+            ("prompt", self.prompt.is_absent()),
+            ("model", self.model.is_absent()),
+        ];
+        present
+            .into_iter()
+            .filter(|(key, absent)| !absent && !own.contains(key))
+            .map(|(key, _)| key)
             .collect()
     }
 }
 
-/// The schema of a hook as two alternatives chosen by `type`, each rejecting the
-/// other's keys (an editor flags `fuel` in a command hook), instead of one object
+/// The schema of a hook as one alternative per `type`, each rejecting the other
+/// types' keys (an editor flags `fuel` in a command hook), instead of one object
 /// with every key.
 fn split_by_type(schema: &mut Schema) {
     let Some(properties) = schema.get("properties").and_then(Value::as_object).cloned() else {
         return;
     };
     let description = schema.get("description").cloned();
-    let variant = |kind: &str, title: &str, not_mine: &[&str], required: Value| {
-        let mut own: Map<String, Value> = properties
+    let branch = |kind: HookType| {
+        let Some(own) = kind.own_keys() else {
+            // Recognised and refused by the check, whatever it holds.
+            return json!({
+                "if": {"properties": {"type": {"const": kind.as_str()}}},
+                "then": {"title": format!("{} hook (not run by hookhost)", kind.as_str())},
+            });
+        };
+        let mut mine: Map<String, Value> = properties
             .iter()
-            .filter(|(key, _)| !not_mine.contains(&key.as_str()))
+            .filter(|(key, _)| COMMON_KEYS.contains(&key.as_str()) || own.contains(&key.as_str()))
             .map(|(key, value)| (key.clone(), value.clone()))
             .collect();
-        own.insert("type".into(), json!({"const": kind}));
-        json!({
-            "title": title,
+        mine.insert("type".into(), json!({"const": kind.as_str()}));
+        let mut then = json!({
+            "title": format!("{} hook", kind.as_str()),
             "type": "object",
-            "required": required,
-            "properties": own,
+            "properties": mine,
             "additionalProperties": false,
+        });
+        match kind {
+            HookType::Command => {
+                then["anyOf"] = json!([
+                    {"required": ["command"]},
+                    {"required": ["commandLinux"]},
+                    {"required": ["commandDarwin"]},
+                    {"required": ["commandWindows"]},
+                ]);
+            }
+            HookType::Plugin => {
+                then["oneOf"] = json!([
+                    {"required": ["path"], "not": {"required": ["source"]}},
+                    {"required": ["source"], "not": {"required": ["path"]}},
+                ]);
+            }
+            HookType::Http => then["required"] = json!(["url"]),
+            HookType::Prompt => then["required"] = json!(["prompt"]),
+            HookType::Agent | HookType::McpTool => {}
+        }
+        json!({
+            "if": {"properties": {"type": {"const": kind.as_str()}}},
+            "then": then,
         })
     };
-    let command = variant(
-        "command",
-        "Command hook",
-        &PLUGIN_KEYS,
-        json!(["type", "command"]),
-    );
-    let mut plugin = variant("plugin", "Plugin hook", &COMMAND_KEYS, json!(["type"]));
-    plugin["oneOf"] = json!([
-        {"required": ["path"], "not": {"required": ["source"]}},
-        {"required": ["source"], "not": {"required": ["path"]}},
-    ]);
     let mut split = json!({
         "type": "object",
         "required": ["type"],
         "properties": {"type": properties.get("type")},
-        "if": {"properties": {"type": {"const": "command"}}},
-        "then": command,
-        "else": plugin,
+        "allOf": HookType::ALL.into_iter().map(branch).collect::<Vec<_>>(),
     });
     if let Some(description) = description {
         split["description"] = description;
