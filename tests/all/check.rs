@@ -91,7 +91,7 @@ fn wrong_hook_fields() -> Vec<(Value, &'static str)> {
         ),
         (
             json!([{"hooks": [{"command": "x"}]}]),
-            "hooks.BeforeTool[0].hooks[0].type: missing (required: \"command\" or \"plugin\")",
+            "hooks.BeforeTool[0].hooks[0].type: missing (required: \"command\", \"plugin\", \"http\" or \"prompt\")",
         ),
         (
             json!([{"hooks": [{"type": "shell", "command": "x"}]}]),

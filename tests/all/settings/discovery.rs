@@ -157,11 +157,13 @@ fn extensions_expand_extension_path_and_come_last() {
         ext_dir.display()
     );
     assert_eq!(fired.final_output()["systemMessage"], expected.as_str());
+    // Listed as written: the variable is set when the hook runs, never pasted into
+    // the command line.
     let check = p.check(&[]);
     assert!(
         check
             .stdout_text()
-            .contains(&format!("command: {}/bin/guard.sh", ext_dir.display())),
+            .contains("command: ${extensionPath}/bin/guard.sh"),
         "{}",
         check.stdout_text()
     );

@@ -183,11 +183,18 @@ fn claude_timeouts_are_seconds_and_huge_ones_are_clamped() {
 fn the_schema_splits_hooks_by_type_and_names_every_event() {
     let schema = super::settings_schema();
     let hook = &schema["$defs"]["Hook"];
-    assert_eq!(hook["if"]["properties"]["type"]["const"], "command");
-    let command = hook["then"]["properties"].as_object().expect("properties");
-    let plugin = hook["else"]["properties"].as_object().expect("properties");
+    let branch = |i: usize, kind: &str| {
+        assert_eq!(hook["allOf"][i]["if"]["properties"]["type"]["const"], kind);
+        hook["allOf"][i]["then"]["properties"]
+            .as_object()
+            .cloned()
+            .unwrap_or_default()
+    };
+    let (command, plugin, http) = (branch(0, "command"), branch(1, "plugin"), branch(2, "http"));
     assert!(command.contains_key("command") && !command.contains_key("fuel"));
+    assert!(command.contains_key("args") && command.contains_key("if"));
     assert!(plugin.contains_key("fuel") && !plugin.contains_key("command"));
+    assert!(http.contains_key("url") && !http.contains_key("command"));
     let events = schema["$defs"]["Events"]["properties"]
         .as_object()
         .expect("events");
