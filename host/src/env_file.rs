@@ -68,7 +68,7 @@ pub(crate) fn for_session(
 }
 
 /// `$XDG_STATE_HOME/hookhost` (or the platform's equivalent, else the cache dir).
-fn state_dir() -> Option<PathBuf> {
+pub(crate) fn state_dir() -> Option<PathBuf> {
     dirs::state_dir()
         .or_else(dirs::cache_dir)
         .map(|d| d.join("hookhost"))

@@ -77,7 +77,7 @@ pub use listing::{HookListing, ListedEvent, ListedHook, ListedKind};
 pub use output::{Decision, FieldWarning, HookOutput};
 pub use planner::{Matcher, Standing};
 pub use plugins::EngineOptions;
-pub use result::{AggregatedHookResult, HookExecutionResult};
+pub use result::{AggregatedHookResult, BackgroundHook, HookExecutionResult};
 #[cfg(feature = "plugins")]
 pub use runner::wasm::{
     WasmKind,
@@ -86,6 +86,9 @@ pub use runner::wasm::{
 pub use runner::{
     NESTED_ENV, reaper::start as start_reaper, slots::MAX_PROCESSES_ENV, slots::set_max_processes,
 };
-pub use system::{FireEvent, FireInput, HookSystem, HookSystemBuilder};
+pub use system::{
+    FireEvent, FireInput, HookSystem, HookSystemBuilder, MAX_NOTICES, Notice, background_running,
+    take_all_notices, wait_for_background,
+};
 pub use trace::TraceSink;
 pub use trust::{TrustError, TrustKey, TrustStore};

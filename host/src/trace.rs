@@ -65,7 +65,24 @@ impl TraceSink {
                 if !stderr.is_empty() {
                     map.insert("stderr".into(), Value::from(stderr));
                 }
+                if let Some(status) = &execution.status_message {
+                    map.insert("statusMessage".into(), Value::from(status.as_str()));
+                }
             }
+            let _ = serde_json::to_writer(&mut lines, &line);
+            lines.push(b'\n');
+        }
+        for hook in &result.background {
+            let line = serde_json::json!({
+                "timestamp": timestamp,
+                "event": event.as_str(),
+                "sessionId": session_id,
+                "hook": hook.hook_name,
+                "type": hook.hook_type,
+                "background": hook.mode,
+                "statusMessage": hook.status_message,
+                "source": hook.source,
+            });
             let _ = serde_json::to_writer(&mut lines, &line);
             lines.push(b'\n');
         }

@@ -15,6 +15,7 @@ mod check;
 mod claude;
 mod cli;
 mod distribution;
+mod engine;
 mod environment;
 mod exit_codes;
 mod fidelity;

@@ -43,10 +43,34 @@ fn main() -> ExitCode {
             };
         }
     };
-    run(cli.command).unwrap_or_else(|failure| {
+    let code = run(cli.command).unwrap_or_else(|failure| {
         eprintln!("{}: {}", failure.command, failure.message);
         ExitCode::from(1)
-    })
+    });
+    finish_background();
+    code
+}
+
+/// A one-shot command has answered; hooks it started in the background (`async`,
+/// `asyncRewake`) would die with the process, so it stays until they end (each is
+/// bounded by its own timeout). An `asyncRewake` block found now can no longer
+/// reach the agent through this process: it is logged on stderr (`hookhost
+/// serve` delivers it as a notice instead).
+fn finish_background() {
+    let running = hookhost::background_running();
+    if running == 0 {
+        return;
+    }
+    tracing::info!("waiting for {running} background hook(s) to finish after answering");
+    // Each hook's own timeout ends it long before this.
+    hookhost::wait_for_background(std::time::Duration::from_secs(25 * 60 * 60));
+    for notice in hookhost::take_all_notices() {
+        eprintln!(
+            "hookhost: asyncRewake hook {:?} ({}) blocks after the answer was given: {} \
+             (a one-shot hookhost cannot wake the agent; `hookhost serve` delivers this as a notice)",
+            notice.hook, notice.event, notice.reason
+        );
+    }
 }
 
 /// Runs one command.

@@ -10,7 +10,7 @@ use crate::output::HookOutput;
 pub struct HookExecutionResult {
     /// The hook's display name.
     pub hook_name: String,
-    /// `"command"` or `"plugin"`.
+    /// `"command"`, `"plugin"`, `"http"`, `"prompt"`, or a type not run.
     pub hook_type: &'static str,
     /// The settings file it came from (its label).
     pub source: String,
@@ -40,6 +40,8 @@ pub struct HookExecutionResult {
     pub error: Option<String>,
     /// Things worth a warning that did not make it fail.
     pub warnings: Vec<String>,
+    /// Its `statusMessage`: what the agent shows while it runs.
+    pub status_message: Option<String>,
 }
 
 impl HookExecutionResult {

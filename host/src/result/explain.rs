@@ -19,8 +19,30 @@ fn render(result: &AggregatedHookResult) -> String {
     for warning in &result.warnings {
         let _ = writeln!(out, "warning: {warning}");
     }
+    for b in &result.background {
+        let what = match b.mode {
+            "asyncRewake" => "a block becomes a notice for the agent",
+            _ => "its answer is discarded",
+        };
+        let _ = writeln!(
+            out,
+            "{} hook {:?} started in the background ({}: {what}){}\n    from {}",
+            b.hook_type,
+            b.hook_name,
+            b.mode,
+            b.status_message
+                .as_ref()
+                .map(|s| format!("; status: {s}"))
+                .unwrap_or_default(),
+            b.source
+        );
+    }
     if result.executions.is_empty() {
-        out.push_str("no hook ran (hooks disabled, none configured, or no matcher matched)\n");
+        if result.background.is_empty() {
+            out.push_str(
+                "no hook ran (hooks disabled, none configured, or no matcher or `if` rule matched)\n",
+            );
+        }
         return out;
     }
     let _ = writeln!(
@@ -44,6 +66,9 @@ fn render(result: &AggregatedHookResult) -> String {
             detail(e),
         );
         let _ = writeln!(out, "    from {} {}", e.source, e.location);
+        if let Some(status) = &e.status_message {
+            let _ = writeln!(out, "    status: {status}");
+        }
     }
     let verdict = if result.is_blocked() {
         format!("BLOCKED: {}", result.block_reason().unwrap_or_default())

@@ -33,6 +33,25 @@ pub struct AggregatedHookResult {
     pub total_duration: Duration,
     /// Per-hook details, in plan order.
     pub executions: Vec<HookExecutionResult>,
+    /// Hooks started in the background (`async`, `asyncRewake`): not waited for,
+    /// not in the answer.
+    pub background: Vec<BackgroundHook>,
+}
+
+/// A hook a fire started in the background.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct BackgroundHook {
+    /// The hook's display name.
+    pub hook_name: String,
+    /// Its type.
+    pub hook_type: &'static str,
+    /// `"async"` (answer discarded) or `"asyncRewake"` (a block becomes a notice).
+    pub mode: &'static str,
+    /// Its `statusMessage`.
+    pub status_message: Option<String>,
+    /// The settings file it comes from (its label) and where in it.
+    pub source: String,
 }
 
 /// The same as [`AggregatedHookResult::empty`]: no hook ran, so the fire succeeded.
@@ -62,6 +81,7 @@ impl AggregatedHookResult {
             warnings: Vec::new(),
             total_duration: Duration::ZERO,
             executions: Vec::new(),
+            background: Vec::new(),
         }
     }
 
@@ -144,6 +164,22 @@ impl Serialize for AggregatedHookResult {
         }
         map.serialize_entry("totalDuration", &millis(self.total_duration))?;
         map.serialize_entry("hooks", &Hooks(&self.executions))?;
+        if !self.background.is_empty() {
+            let background: Vec<Value> = self
+                .background
+                .iter()
+                .map(|b| {
+                    serde_json::json!({
+                        "name": b.hook_name,
+                        "type": b.hook_type,
+                        "mode": b.mode,
+                        "statusMessage": b.status_message,
+                        "source": b.source,
+                    })
+                })
+                .collect();
+            map.serialize_entry("background", &background)?;
+        }
         map.end()
     }
 }

@@ -55,5 +55,6 @@ pub fn apply_policy(hook: &RunnableHook, interpreted: Interpreted) -> HookExecut
         queued: interpreted.queued,
         error,
         warnings: interpreted.warnings,
+        status_message: spec.status_message.clone(),
     }
 }

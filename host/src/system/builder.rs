@@ -221,6 +221,7 @@ impl HookSystemBuilder {
             watched,
             untrusted: gate.untrusted,
             trace: self.trace,
+            notices_id: super::background::new_system_id(),
         }
     }
 }

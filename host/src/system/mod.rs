@@ -12,10 +12,12 @@
 //! without allocating. Otherwise it completes the base fields, runs the hooks and
 //! merges their answers (see [`crate::aggregate`]).
 
+mod background;
 mod builder;
 mod collect;
 mod fanout;
 mod fire;
+mod once;
 mod scheduler;
 
 use std::path::{Path, PathBuf};
@@ -24,14 +26,18 @@ use std::time::{Instant, SystemTime};
 
 use serde_json::{Map, Value};
 
+pub use background::{
+    MAX_NOTICES, Notice, background_running, take_all_notices, wait_for_background,
+};
 pub use builder::HookSystemBuilder;
 pub use fire::{FireEvent, FireInput};
 
+use crate::config::Execution;
 use crate::config::{Diagnostic, SettingsSource};
 use crate::event::{EVENT_COUNT, HookEvent};
 use crate::listing::HookListing;
 use crate::planner::{EventHooks, Plan};
-use crate::result::AggregatedHookResult;
+use crate::result::{AggregatedHookResult, BackgroundHook};
 use crate::runner::{RunContext, RunnableHook};
 use crate::trace::TraceSink;
 use crate::trust::TrustKey;
@@ -59,6 +65,8 @@ pub struct HookSystem {
     watched: Vec<PathBuf>,
     untrusted: Vec<(TrustKey, String)>,
     trace: Option<TraceSink>,
+    /// Tags the notices of `asyncRewake` hooks this system started.
+    notices_id: u64,
 }
 
 impl HookSystem {
@@ -135,6 +143,13 @@ impl HookSystem {
     /// configured): the `export` lines those hooks wrote.
     pub fn env_file(&self) -> Option<&Path> {
         self.env_file.as_deref()
+    }
+
+    /// The notices of `asyncRewake` hooks that blocked after their fire returned,
+    /// oldest first (at most [`MAX_NOTICES`] are kept); taking them empties the
+    /// queue. An agent shows them to the model when it is idle (seeds/003).
+    pub fn take_notices(&self) -> Vec<Notice> {
+        background::take_notices_of(Some(self.notices_id))
     }
 
     /// The project dir.
@@ -258,9 +273,13 @@ impl HookSystem {
                 hooks.plan(input.as_map().get("tool_name").and_then(Value::as_str))
             }),
         };
-        let Some(plan) = plan else {
+        let Some(mut plan) = plan else {
             return AggregatedHookResult::empty();
         };
+        self.select(&mut plan, input.as_map());
+        if plan.hooks.is_empty() {
+            return AggregatedHookResult::empty();
+        }
         let mut input = input.into_owned();
         if let Some(name) = name {
             input
@@ -295,20 +314,52 @@ impl HookSystem {
         }
     }
 
+    /// Drops from `plan` the hooks whose `if` rule does not match the call, then
+    /// those with `once` that already ran in this session (claiming the others).
+    fn select(&self, plan: &mut Plan<RunnableHook>, input: &Map<String, Value>) {
+        let tool_name = input.get("tool_name").and_then(Value::as_str);
+        let empty = Map::new();
+        let tool_input = input
+            .get("tool_input")
+            .and_then(Value::as_object)
+            .unwrap_or(&empty);
+        plan.hooks.retain(|hook| match &hook.entry.spec.condition {
+            None => true,
+            // No tool call, nothing for the rule to match.
+            Some(rule) => {
+                tool_name.is_some_and(|name| rule.matches(name, tool_input, &self.ctx.project_dir))
+            }
+        });
+        if plan.hooks.iter().any(|hook| hook.entry.spec.once) {
+            let session = input
+                .get("session_id")
+                .and_then(Value::as_str)
+                .unwrap_or(&self.session_id);
+            plan.hooks
+                .retain(|hook| !hook.entry.spec.once || once::claim(session, &once_key(hook)));
+        }
+    }
+
     async fn run_plan(
         &self,
         event: HookEvent,
-        plan: Plan<RunnableHook>,
+        mut plan: Plan<RunnableHook>,
         mut input: Map<String, Value>,
     ) -> AggregatedHookResult {
         let start = Instant::now();
         self.complete_base_fields(event, &mut input);
-        let executions = if plan.sequential {
+        let background = self.start_background(event, &mut plan, &input);
+        let executions = if plan.hooks.is_empty() {
+            Vec::new()
+        } else if plan.sequential {
             scheduler::run_sequential(event, &plan.hooks, &mut input, &self.ctx).await
         } else {
             scheduler::run_parallel(event, &plan.hooks, &input, &self.ctx).await
         };
         let mut result = collect::collect(event, executions, self.sticky_blocks);
+        let (started, failed) = background;
+        result.background = started;
+        result.errors.extend(failed);
         if plan.sequential {
             collect::carry_chained_fields(event, &input, &mut result.final_output);
         }
@@ -317,6 +368,58 @@ impl HookSystem {
             trace.record(event, &self.session_id, &result);
         }
         result
+    }
+
+    /// Takes the `async` and `asyncRewake` hooks out of `plan` and starts them
+    /// with the fire's input (before any chain rewrites it): what started, and an
+    /// error per hook that could not.
+    fn start_background(
+        &self,
+        event: HookEvent,
+        plan: &mut Plan<RunnableHook>,
+        input: &Map<String, Value>,
+    ) -> (Vec<BackgroundHook>, Vec<String>) {
+        if plan
+            .hooks
+            .iter()
+            .all(|h| h.entry.spec.execution == Execution::Sync)
+        {
+            return (Vec::new(), Vec::new());
+        }
+        let (background, sync): (Vec<_>, Vec<_>) = std::mem::take(&mut plan.hooks)
+            .into_iter()
+            .partition(|h| h.entry.spec.execution != Execution::Sync);
+        plan.hooks = sync;
+        let session_id = input
+            .get("session_id")
+            .and_then(Value::as_str)
+            .unwrap_or(&self.session_id)
+            .to_owned();
+        let mut started = Vec::new();
+        let mut failed = Vec::new();
+        for hook in background {
+            let spec = &hook.entry.spec;
+            let rewake = spec.execution == Execution::AsyncRewake;
+            let record = BackgroundHook {
+                hook_name: spec.name.clone(),
+                hook_type: spec.type_name(),
+                mode: if rewake { "asyncRewake" } else { "async" },
+                status_message: spec.status_message.clone(),
+                source: format!("{} {}", hook.entry.source, hook.entry.location),
+            };
+            let launch = background::Launch {
+                event,
+                input: scheduler::serialize_for(&hook, event, input),
+                ctx: Arc::clone(&self.ctx),
+                session_id: session_id.clone(),
+                notices: rewake.then_some(self.notices_id),
+            };
+            match background::spawn(Arc::clone(&hook), launch) {
+                Ok(()) => started.push(record),
+                Err(e) => failed.push(format!("{} not started: {e}", hook.describe())),
+            }
+        }
+        (started, failed)
     }
 
     fn complete_base_fields(&self, event: HookEvent, input: &mut Map<String, Value>) {
@@ -337,6 +440,18 @@ impl HookSystem {
             Value::from(humantime::format_rfc3339_millis(SystemTime::now()).to_string())
         });
     }
+}
+
+/// What identifies a hook for `once`: where it is configured and what it runs.
+fn once_key(hook: &RunnableHook) -> String {
+    let entry = &hook.entry;
+    format!(
+        "{}\n{}\n{}\n{}",
+        entry.source.path.display(),
+        entry.event,
+        entry.location,
+        entry.spec.dedup_key()
+    )
 }
 
 /// The value of the event's matcher field in `input`, if it is a string.

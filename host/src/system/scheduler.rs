@@ -67,7 +67,11 @@ pub(crate) async fn run_sequential(
 }
 
 /// The stdin bytes for `hook`: the input in the hook's dialect.
-fn serialize_for(hook: &RunnableHook, event: HookEvent, input: &Map<String, Value>) -> Arc<[u8]> {
+pub(crate) fn serialize_for(
+    hook: &RunnableHook,
+    event: HookEvent,
+    input: &Map<String, Value>,
+) -> Arc<[u8]> {
     match hook.entry.dialect.input_for_hook(event, input) {
         Some(translated) => serialize(&translated),
         None => serialize(input),

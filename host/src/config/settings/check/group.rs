@@ -60,7 +60,22 @@ pub(super) fn entries(
     let matcher = matcher(event, dialect, at, matcher_raw.flatten().as_deref(), report);
     for (h, hook) in hooks.into_iter().enumerate() {
         let location = format!("{at}.hooks[{h}]");
-        if let Some(spec) = hook::spec(&location, hook, report) {
+        let spec = hook::spec(&location, hook, report);
+        if let Some(rule) = spec.as_ref().and_then(|s| s.condition.as_ref())
+            && !event.has_tool_name()
+            && event != HookEvent::Other
+        {
+            report.error(
+                &format!("{location}.if"),
+                format!(
+                    "{event} is not a tool event, so the rule {:?} has no tool call to \
+                     match and the hook would never run; the hook is skipped",
+                    rule.to_string()
+                ),
+            );
+            continue;
+        }
+        if let Some(spec) = spec {
             out.push(HookEntry {
                 event,
                 dialect,
