@@ -13,8 +13,13 @@ use std::sync::Arc;
 use crate::dialect::Dialect;
 
 mod matcher;
+// A hook's `if` (Claude Code's permission-rule syntax); not wired into plans yet.
+#[allow(dead_code)]
+mod rule;
 
 pub use matcher::Matcher;
+#[allow(unused_imports)]
+pub use rule::{Rule, RuleError};
 
 /// One registered hook of an event, ready to plan.
 #[derive(Debug)]
