@@ -13,6 +13,7 @@ use std::sync::Arc;
 use crate::dialect::Dialect;
 
 mod matcher;
+// A hook's `if` (Claude Code's permission-rule syntax).
 mod rule;
 
 pub use matcher::Matcher;

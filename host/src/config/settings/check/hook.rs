@@ -213,7 +213,10 @@ fn condition(
         .take_or_flag(&at, field, "a permission rule such as \"Bash(git *)\"", ok)
         .flatten()?;
     match Rule::parse(&text) {
-        Ok(rule) => Some(std::sync::Arc::new(rule)),
+        // `/path` patterns are anchored where the settings file is, as in Claude.
+        Ok(rule) => Some(std::sync::Arc::new(
+            rule.with_settings_dir(report.source.base_dir.clone()),
+        )),
         Err(e) => {
             report.error(&at, format!("{text:?} is not a permission rule hookhost can evaluate: {e}"));
             *ok = false;
