@@ -236,7 +236,7 @@ pub fn settings(data: &[u8]) {
                 HookKind::Command(c) => assert!(!c.command.trim().is_empty()),
                 HookKind::Http(h) => assert!(h.url.starts_with("http")),
                 HookKind::Prompt(p) => assert!(!p.prompt.trim().is_empty()),
-                HookKind::Unsupported(_) => {}
+                HookKind::Unsupported(_) | HookKind::Function(_) => {}
                 HookKind::Plugin(plugin) => {
                     assert!(plugin.fuel > 0 && plugin.memory_limit > 0);
                     assert!(plugin.path.is_absolute(), "{}", plugin.path.display());

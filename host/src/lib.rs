@@ -84,11 +84,12 @@ pub use runner::wasm::{
     inspect::{PluginInspection, inspect_plugin},
 };
 pub use runner::{
-    NESTED_ENV, reaper::start as start_reaper, slots::MAX_PROCESSES_ENV, slots::set_max_processes,
+    FunctionAnswer, NESTED_ENV, reaper::start as start_reaper, slots::MAX_PROCESSES_ENV,
+    slots::set_max_processes,
 };
 pub use system::{
-    FireEvent, FireInput, HookSystem, HookSystemBuilder, MAX_NOTICES, Notice, background_running,
-    take_all_notices, wait_for_background,
+    FireEvent, FireInput, FunctionHookError, HookSystem, HookSystemBuilder, MAX_NOTICES, Notice,
+    background_running, take_all_notices, wait_for_background,
 };
 pub use trace::TraceSink;
 pub use trust::{TrustError, TrustKey, TrustStore};

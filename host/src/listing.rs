@@ -113,6 +113,11 @@ pub enum ListedKind {
         /// The model, if the hook names one.
         model: Option<String>,
     },
+    /// A closure registered by the embedder.
+    Function {
+        /// The name it was registered with.
+        name: String,
+    },
     /// A type hookhost recognises and does not run.
     Unsupported {
         /// The type.
@@ -191,6 +196,7 @@ fn kind(hook: &RunnableHook) -> ListedKind {
             prompt: p.prompt.clone(),
             model: p.model.clone(),
         },
+        (HookKind::Function(name), _) => ListedKind::Function { name: name.clone() },
         (HookKind::Unsupported(u), _) => ListedKind::Unsupported {
             type_name: u.type_name,
             reason: u.reason.clone(),
@@ -276,6 +282,7 @@ impl fmt::Display for ListedHook {
             ListedKind::Http { .. } => "URL and headers",
             ListedKind::Prompt { .. } => "prompt",
             ListedKind::Unsupported { .. } => "type and name",
+            ListedKind::Function { .. } => "function name",
         };
         match self.standing {
             Standing::ReplacesRepositoryCopy => writeln!(
@@ -369,6 +376,7 @@ impl fmt::Display for ListedKind {
                 let model = model.as_deref().unwrap_or("the endpoint's default");
                 writeln!(f, "        prompt: {prompt:?}  model {model}")?;
             }
+            ListedKind::Function { name } => writeln!(f, "        function: {name}")?,
             ListedKind::Unsupported { type_name, reason } => {
                 writeln!(f, "        NOT RUNNABLE: {type_name}: {reason}")?;
             }

@@ -159,6 +159,7 @@ impl HookKind {
             )),
             HookKind::Prompt(p) => Some(format!("prompt {:?} model {:?}", p.prompt, p.model)),
             HookKind::Unsupported(u) => Some(format!("{} hook", u.type_name)),
+            HookKind::Function(name) => Some(format!("function {name}")),
         }
     }
 }
@@ -207,6 +208,9 @@ pub enum HookKind {
     Prompt(PromptConfig),
     /// A type hookhost does not run.
     Unsupported(UnsupportedConfig),
+    /// A Rust closure registered by the embedder (never from a settings file); the
+    /// name it was registered with.
+    Function(String),
 }
 
 /// When the fire waits for a hook.
@@ -288,6 +292,7 @@ impl HookSpec {
             HookKind::Http(_) => "http",
             HookKind::Prompt(_) => "prompt",
             HookKind::Unsupported(u) => u.type_name,
+            HookKind::Function(_) => "function",
         }
     }
 
@@ -313,6 +318,7 @@ impl HookSpec {
             HookKind::Http(h) => format!("http:{h:?}"),
             HookKind::Prompt(p) => format!("prompt:{p:?}"),
             HookKind::Unsupported(u) => format!("{}:{}", u.type_name, self.name),
+            HookKind::Function(name) => format!("function:{name}"),
         };
         kind + &condition
     }

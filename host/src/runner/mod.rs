@@ -12,6 +12,7 @@ mod command;
 mod command_line;
 
 mod failure;
+mod function;
 mod http;
 mod prompt;
 mod runnable;
@@ -33,6 +34,7 @@ pub use capture::{Captured, DEFAULT_OUTPUT_CAP};
 pub use command::{NESTED_ENV, run_command};
 pub use command_line::{CommandLine, PluginDirs};
 pub use failure::{HookFailure, LoadError};
+pub use function::{FunctionAnswer, FunctionHook, HookFn};
 pub use runnable::{RunnableHook, Runner};
 pub use interpret::interpret;
 pub use policy::apply_policy;

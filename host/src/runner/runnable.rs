@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use super::command_line::{CommandLine, PluginDirs};
+use super::function::FunctionHook;
 use super::{HookFailure, RawOutcome, RunContext, apply_policy, interpret, run_command};
 use crate::config::{HookEntry, HookKind, HttpConfig, PromptConfig};
 use crate::result::HookExecutionResult;
@@ -20,6 +21,8 @@ pub enum Runner {
     Http(HttpConfig),
     /// An LLM verdict.
     Prompt(PromptConfig),
+    /// A closure of the embedder.
+    Function(FunctionHook),
     /// A hook that cannot run (a plugin that could not be loaded, a type hookhost
     /// does not run …); every run fails with this.
     Broken(HookFailure),
@@ -42,6 +45,9 @@ impl Runner {
             HookKind::Plugin(_) => Runner::Broken(HookFailure::NotRun(
                 "a plugin is loaded by the hook system's builder".to_owned(),
             )),
+            HookKind::Function(name) => Runner::Broken(HookFailure::NotRun(format!(
+                "function {name:?} has no closure"
+            ))),
         }
     }
 }
@@ -79,6 +85,7 @@ impl RunnableHook {
             Runner::Plugin(plugin) => plugin.run(input, timeout, ctx).await,
             Runner::Http(config) => super::http::run(config, timeout, &input, ctx).await,
             Runner::Prompt(config) => super::prompt::run(config, timeout, &input, ctx).await,
+            Runner::Function(function) => super::function::run(function, &input),
             Runner::Broken(failure) => RawOutcome::failed(failure.clone()),
         }
     }

@@ -31,6 +31,7 @@ pub struct HookSystemBuilder {
     trace: Option<TraceSink>,
     engine: EngineOptions,
     only_event: Option<HookEvent>,
+    functions: Vec<super::functions::Registered>,
 }
 
 impl HookSystemBuilder {
@@ -50,6 +51,7 @@ impl HookSystemBuilder {
             trace: TraceSink::from_env(),
             engine: EngineOptions::default(),
             only_event: None,
+            functions: Vec::new(),
         }
     }
 
@@ -162,6 +164,30 @@ impl HookSystemBuilder {
         self
     }
 
+    /// Adds a function hook (seeds/003 "Executors: Function"): `function` runs for
+    /// `event` when `matcher` (regex, `A|B`, `*`) selects, after the settings'
+    /// hooks, with the same answer semantics as a command (see
+    /// [`crate::runner::FunctionAnswer`]). A matcher that does not compile is a
+    /// load error of the built system.
+    pub fn function_hook(
+        mut self,
+        event: HookEvent,
+        matcher: &str,
+        name: &str,
+        function: impl Fn(&serde_json::Map<String, serde_json::Value>) -> crate::runner::FunctionAnswer
+        + Send
+        + Sync
+        + 'static,
+    ) -> Self {
+        self.functions.push(super::functions::Registered {
+            event,
+            matcher: matcher.to_owned(),
+            name: name.to_owned(),
+            function: crate::runner::FunctionHook(Arc::new(function)),
+        });
+        self
+    }
+
     /// Reads the settings, loads plugins, and builds the system. Problems become
     /// [`HookSystem::diagnostics`]; building itself never fails.
     pub fn build(self) -> HookSystem {
@@ -194,6 +220,15 @@ impl HookSystemBuilder {
         let (events, others) = register(admitted, &engine, &project_dir, &mut diagnostics);
         plugins::report(&engine, &mut diagnostics);
         let watched = watched_paths(&self.settings, &project_dir, &settings.sources);
+        let functions = super::functions::SessionHooks::default();
+        for registered in self.functions {
+            match super::functions::build(registered, &project_dir) {
+                Ok(hook) => {
+                    functions.add(hook);
+                }
+                Err(e) => diagnostics.push(Diagnostic::error(e.to_string())),
+            }
+        }
         let session_id = self.session_id.unwrap_or_else(generate_session_id);
         let mut ctx = RunContext::new(project_dir, self.output_cap);
         let env_file = crate::env_file::for_session(&events, &session_id, &mut diagnostics);
@@ -222,6 +257,8 @@ impl HookSystemBuilder {
             untrusted: gate.untrusted,
             trace: self.trace,
             notices_id: super::background::new_system_id(),
+            functions,
+            session_hooks: Default::default(),
         }
     }
 }

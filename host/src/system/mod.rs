@@ -17,6 +17,7 @@ mod builder;
 mod collect;
 mod fanout;
 mod fire;
+mod functions;
 mod once;
 mod scheduler;
 
@@ -31,6 +32,7 @@ pub use background::{
 };
 pub use builder::HookSystemBuilder;
 pub use fire::{FireEvent, FireInput};
+pub use functions::FunctionHookError;
 
 use crate::config::Execution;
 use crate::config::{Diagnostic, SettingsSource};
@@ -67,6 +69,10 @@ pub struct HookSystem {
     trace: Option<TraceSink>,
     /// Tags the notices of `asyncRewake` hooks this system started.
     notices_id: u64,
+    /// Function hooks given to the builder.
+    functions: functions::SessionHooks,
+    /// Function hooks added for the session.
+    session_hooks: functions::SessionHooks,
 }
 
 impl HookSystem {
@@ -152,6 +158,36 @@ impl HookSystem {
         background::take_notices_of(Some(self.notices_id))
     }
 
+    /// Adds a function hook for this session (seeds/003 "Session hooks"): it runs
+    /// for `event` when `matcher` (a hookhost matcher: regex, `A|B`, `*`) selects,
+    /// after the hooks of settings files and of the builder. Returns its id.
+    pub fn add_session_function_hook(
+        &self,
+        event: HookEvent,
+        matcher: &str,
+        name: &str,
+        function: impl Fn(&Map<String, Value>) -> crate::runner::FunctionAnswer + Send + Sync + 'static,
+    ) -> Result<u64, FunctionHookError> {
+        let registered = functions::Registered {
+            event,
+            matcher: matcher.to_owned(),
+            name: name.to_owned(),
+            function: crate::runner::FunctionHook(Arc::new(function)),
+        };
+        let hook = functions::build(registered, &self.ctx.project_dir)?;
+        Ok(self.session_hooks.add(hook))
+    }
+
+    /// Removes the session hook with `id`; whether there was one.
+    pub fn remove_session_function_hook(&self, id: u64) -> bool {
+        self.session_hooks.remove(id)
+    }
+
+    /// Removes every session hook (on a session change).
+    pub fn clear_session_hooks(&self) {
+        self.session_hooks.clear();
+    }
+
     /// The project dir.
     pub fn project_dir(&self) -> &Path {
         &self.ctx.project_dir
@@ -231,9 +267,11 @@ impl HookSystem {
     /// SessionStart's `source` …). Allocates nothing.
     pub fn has_hooks(&self, event: HookEvent, subject: Option<&str>) -> bool {
         self.enabled
-            && self.events[event.index()]
+            && (self.events[event.index()]
                 .iter()
                 .any(|r| r.selects(subject))
+                || self.functions.any(event, subject)
+                || self.session_hooks.any(event, subject))
     }
 
     /// Fires an event with an input (the event's fields; missing base fields are
@@ -268,7 +306,12 @@ impl HookSystem {
             },
         };
         let plan = match name {
-            None => self.events[event.index()].plan(subject(event, input.as_map())),
+            None => {
+                let subject = subject(event, input.as_map());
+                let plan = self.events[event.index()].plan(subject);
+                let plan = self.functions.extend(event, subject, plan);
+                self.session_hooks.extend(event, subject, plan)
+            }
             Some(name) => self.other_hooks(name).and_then(|hooks| {
                 hooks.plan(input.as_map().get("tool_name").and_then(Value::as_str))
             }),

@@ -6,11 +6,13 @@
 //! * `builder` — the builder's switches: `enable_hooks`, session and transcript, the
 //!   output cap, sticky blocks; diagnostics and the hook listing;
 //! * `concurrency` — one system fired concurrently, one `.wasm` shared by many hooks,
-//!   polling, overlapping and cancelled parallel fires.
+//!   polling, overlapping and cancelled parallel fires;
+//! * `functions` — function hooks on the builder and for the session.
 
 mod api;
 mod builder;
 mod concurrency;
+mod functions;
 
 use std::path::PathBuf;
 

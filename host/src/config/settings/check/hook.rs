@@ -139,7 +139,7 @@ fn type_hint(value: &Value) -> String {
     let known = ["command", "plugin", "http", "prompt", "agent", "mcp_tool"];
     value
         .as_str()
-        .and_then(|v| crate::suggest::suggestion(v, known.into_iter()))
+        .and_then(|v| crate::suggest::suggestion(v, known))
         .map(|s| format!(" (did you mean {s:?}?)"))
         .unwrap_or_default()
 }
@@ -261,6 +261,7 @@ fn default_name(kind: &HookKind) -> String {
             format!("prompt {first:?}")
         }
         HookKind::Unsupported(u) => format!("{} hook", u.type_name),
+        HookKind::Function(name) => name.clone(),
         HookKind::Plugin(PluginConfig {
             source: Some(source),
             ..
