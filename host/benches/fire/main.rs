@@ -16,10 +16,11 @@
 //!   next to `spawn/*`, a bare spawn-and-wait of the same command line;
 //! - `fanout/*`: 1, 8 and 32 plugin hooks on one event, parallel and sequential;
 //!   `fanout/wasmtime_{parallel,sequential}/8`: 8 calls of wasmtime alone, spawned
-//!   on the runtime or one after another — the floor of the fan-out.
+//!   on the runtime or one after another — the floor of the fan-out;
+//! - `background/*`: three `async` hooks of 1 s each, timed until the fire returns.
 //!
 //! One file per group (`no_match.rs`, `plugin.rs`, `floor.rs`, `command.rs`,
-//! `fanout.rs`); `alloc.rs` counts allocations, `bare.rs` runs the policy on
+//! `fanout.rs`, `background.rs`); `alloc.rs` counts allocations, `bare.rs` runs the policy on
 //! wasmtime alone (for `floor` and `fanout`), `../support` holds the fixtures shared
 //! with the `process` bench. The groups run in the order of `criterion_group!` below
 //! (`command` starts the reaper for the rest of the process: the groups after it
@@ -35,6 +36,7 @@
 mod support;
 
 mod alloc;
+mod background;
 mod bare;
 mod command;
 mod fanout;
@@ -80,6 +82,7 @@ criterion_group!(
     plugin::plugin,
     floor::floor,
     command::command,
-    fanout::fanout
+    fanout::fanout,
+    background::background
 );
 criterion_main!(benches);

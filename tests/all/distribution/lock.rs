@@ -213,3 +213,19 @@ fn install_fetches_exactly_the_locked_digests() {
     assert!(refused.stderr.contains("hookhost lock"), "{refused:?}");
     assert_eq!(p.read(".llxprt/hookhost.lock"), lock);
 }
+
+/// Seen (issue 27, item 7): a `source` registered only under a Claude event was
+/// never locked, while every fire said "run `hookhost lock`".
+#[test]
+fn lock_walks_every_event_of_every_dialect() {
+    let registry = Registry::start();
+    let p = Project::new();
+    let claude_only = registry.reference("acme/echo:claude");
+    let pushed = push(&p, guests::ECHO_POLICY, &claude_only);
+    p.settings(json!({
+        "PermissionRequest": [group(vec![source_hook(&claude_only)])],
+    }));
+    let dir = p.dir().to_str().unwrap().to_owned();
+    ok(hookhost(&p, &["lock", "--project-dir", &dir]));
+    assert_eq!(locked_digest(&p, &claude_only), pushed);
+}
