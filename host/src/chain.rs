@@ -3,14 +3,17 @@
 //!
 //! | event               | what is carried forward                                      |
 //! |---------------------|--------------------------------------------------------------|
-//! | BeforeTool          | `hookSpecificOutput.tool_input` replaces `tool_input`         |
+//! | BeforeTool          | `hookSpecificOutput.tool_input` is merged (top-level keys) into `tool_input` |
 //! | BeforeModel         | `hookSpecificOutput.llm_request` is merged into `llm_request` |
 //! | BeforeToolSelection | `hookSpecificOutput.toolConfig` replaces `llm_request.toolConfig` |
 //! | AfterModel          | `hookSpecificOutput.llm_response` is merged into `llm_response` |
 //! | BeforeAgent         | `additionalContext` is appended to `prompt`                   |
 //!
 //! "Merged" is a deep merge of objects (a hook that sets `config.temperature` keeps
-//! the other `config` fields); arrays and scalars are replaced.
+//! the other `config` fields); arrays and scalars are replaced. `tool_input` is
+//! merged one level deep, as gemini-cli's and llxprt-code's `hookRunner.ts`
+//! (`applyHookOutputToInput`: `{...tool_input, ...newToolInput}`) do — seeds/001
+//! says "merges" in §2 and "replaces" in §7.4; both reference runners merge.
 
 use serde_json::{Map, Value};
 
@@ -24,7 +27,9 @@ pub fn apply_to_input(
     output: &HookOutput,
 ) -> bool {
     match event {
-        HookEvent::BeforeTool => replace(input, "tool_input", output.specific("tool_input")),
+        HookEvent::BeforeTool => {
+            merge_top_level(input, "tool_input", output.specific("tool_input"))
+        }
         HookEvent::BeforeModel => merge_into(input, "llm_request", output.specific("llm_request")),
         HookEvent::AfterModel => merge_into(input, "llm_response", output.specific("llm_response")),
         HookEvent::BeforeToolSelection => match output.specific("toolConfig") {
@@ -64,14 +69,22 @@ pub fn apply_to_input(
     }
 }
 
-fn replace(input: &mut Map<String, Value>, key: &str, value: Option<&Value>) -> bool {
-    match value {
-        Some(value @ Value::Object(_)) => {
-            input.insert(key.to_owned(), value.clone());
-            true
+/// `{...input[key], ...patch}`: the patch's keys replace, the others stay.
+fn merge_top_level(input: &mut Map<String, Value>, key: &str, patch: Option<&Value>) -> bool {
+    let Some(Value::Object(patch)) = patch else {
+        return false;
+    };
+    match input.get_mut(key) {
+        Some(Value::Object(target)) => {
+            for (k, v) in patch {
+                target.insert(k.clone(), v.clone());
+            }
         }
-        _ => false,
+        _ => {
+            input.insert(key.to_owned(), Value::Object(patch.clone()));
+        }
     }
+    true
 }
 
 fn merge_into(input: &mut Map<String, Value>, key: &str, patch: Option<&Value>) -> bool {
@@ -133,7 +146,7 @@ mod tests {
     }
 
     #[test]
-    fn before_tool_replaces_tool_input_and_before_agent_appends_context() {
+    fn before_tool_merges_tool_input_and_before_agent_appends_context() {
         let mut input = json!({"tool_input": {"a": 1, "b": 2}, "prompt": "hi"});
         let map = input.as_object_mut().unwrap();
         apply_to_input(
@@ -146,7 +159,7 @@ mod tests {
             map,
             &output(json!({"additionalContext": "ctx"})),
         );
-        assert_eq!(input["tool_input"], json!({"a": 9}));
+        assert_eq!(input["tool_input"], json!({"a": 9, "b": 2}));
         assert_eq!(input["prompt"], "hi\n\nctx");
     }
 }

@@ -270,3 +270,21 @@ fn before_agent_chaining_appends_additional_context_to_the_prompt() {
         "Fix the colors\n\nUse British spelling."
     );
 }
+
+/// Seen (issue 27, item 6): a hook answering part of `tool_input` replaced the
+/// whole of it for the next hook; gemini-cli's and llxprt-code's `hookRunner.ts`
+/// merge it (`{...tool_input, ...newToolInput}`), and so does hookhost.
+#[test]
+fn before_tool_chaining_merges_a_partial_tool_input() {
+    let p = Project::new();
+    let partial = r#"echo '{"hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"file_path":"/safe/x"}}}'"#;
+    p.settings(json!({"BeforeTool": [{"sequential": true, "hooks": [
+        json!({"type": "command", "command": partial}),
+        recorder(&p, "record.py", "seen.json"),
+    ]}]}));
+    let fired = p.fire("BeforeTool", write_input());
+    fired.assert_clean();
+    let expected = json!({"file_path": "/safe/x", "content": "Hello, world!"});
+    assert_eq!(p.read_json("seen.json")["tool_input"], expected);
+    assert_eq!(fired.specific("tool_input"), &expected);
+}

@@ -53,13 +53,15 @@ pub(crate) fn collect(
 }
 
 /// After a sequential chain, the chained input *is* the final modification: report it
-/// whole, so that partial `llm_request` patches from several hooks are not lost.
+/// whole, so that partial `tool_input` / `llm_request` patches from several hooks are
+/// not lost.
 pub(crate) fn carry_chained_fields(
     event: HookEvent,
     input: &Map<String, Value>,
     output: &mut HookOutput,
 ) {
     let key = match event {
+        HookEvent::BeforeTool => "tool_input",
         HookEvent::BeforeModel => "llm_request",
         HookEvent::AfterModel => "llm_response",
         _ => return,
