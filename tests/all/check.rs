@@ -95,7 +95,7 @@ fn wrong_hook_fields() -> Vec<(Value, &'static str)> {
         ),
         (
             json!([{"hooks": [{"type": "shell", "command": "x"}]}]),
-            "hooks.BeforeTool[0].hooks[0].type: expected \"command\" or \"plugin\", got \"shell\"",
+            "hooks.BeforeTool[0].hooks[0].type: expected \"command\", \"plugin\", \"http\" or \"prompt\", got \"shell\"",
         ),
         (
             json!([{"hooks": [{"type": "command"}]}]),

@@ -140,10 +140,22 @@ fn enabled(
         }
         Ok(field) => switch(report, "tools.enableHooks", field),
     };
+    let from_config = switch(report, "hooksConfig.enabled", hooks_config);
+    if format == SettingsFormat::Llxprt {
+        // LLxprt Code (0.9) runs hooks when `tools.enableHooks` (default true) *and*
+        // `hooksConfig.enabled` (default false) are on. hookhost keeps seeds/001's
+        // switch — `tools.enableHooks`, default false — and honours an explicit
+        // `false` in either, so no file that LLxprt reads as off runs here. The one
+        // difference (only `tools.enableHooks: true`: on here, off in LLxprt) is
+        // hookhost's own documented switch, so it is not warned about (README).
+        if from_tools == Some(false) || from_config == Some(false) {
+            return Some(false);
+        }
+    }
     // `tools.enableHooks` (LLxprt), else Gemini CLI's `hooksConfig.enabled` or
     // `hooks.enabled`.
     let enabled = from_tools
-        .or_else(|| switch(report, "hooksConfig.enabled", hooks_config))
+        .or(from_config)
         .or_else(|| switch(report, "hooks.enabled", hooks));
     // Gemini CLI's `hooksConfig.enabled` defaults to true (its settings schema);
     // `tools.enableHooks` is LLxprt's and still counts when set.
