@@ -84,7 +84,7 @@ pub use runner::wasm::{
     inspect::{PluginInspection, inspect_plugin},
 };
 pub use runner::{
-    FunctionAnswer, NESTED_ENV, reaper::start as start_reaper, slots::MAX_PROCESSES_ENV,
+    FunctionAnswer, HookFn, NESTED_ENV, reaper::start as start_reaper, slots::MAX_PROCESSES_ENV,
     slots::set_max_processes,
 };
 pub use system::{

@@ -14,6 +14,7 @@ mod chaining;
 mod check;
 mod claude;
 mod cli;
+mod codex;
 mod distribution;
 mod engine;
 mod environment;

@@ -196,6 +196,11 @@ pub struct SettingsArgs {
     /// `~/.gemini/settings.json`) and extensions (`.gemini/extensions/`).
     #[arg(long)]
     pub(super) gemini_settings: bool,
+    /// Also read Codex's hooks (`.codex/hooks.json` and the `[hooks]` tables of
+    /// `.codex/config.toml`, in the project and in `$CODEX_HOME`, default
+    /// `~/.codex`), in Claude's format and dialect.
+    #[arg(long)]
+    pub(super) codex_settings: bool,
     /// Also read the hooks of this Claude Code plugin directory
     /// (`.claude-plugin/plugin.json` + `hooks/hooks.json`); repeatable.
     #[arg(long = "claude-plugin", value_name = "DIR")]
@@ -223,6 +228,7 @@ impl SettingsArgs {
             .project_dir(project_dir)
             .claude_settings(self.claude_settings)
             .gemini_settings(self.gemini_settings)
+            .codex_settings(self.codex_settings)
             .claude_plugins(self.claude_plugins.iter().cloned());
         if self.require_trust {
             builder = builder.require_trust(true);

@@ -23,7 +23,7 @@ pub(super) fn explicit_format(
         },
     };
     let units = match format {
-        SettingsFormat::Claude => {
+        SettingsFormat::Claude | SettingsFormat::Codex => {
             "Claude's event and tool names, timeouts in seconds, hooks on unless disableAllHooks"
         }
         _ => "timeouts in milliseconds, hooks on unless hooksConfig.enabled is false",

@@ -16,12 +16,12 @@ pub const EXTENSION_MANIFESTS: [&str; 2] = ["llxprt-extension.json", "gemini-ext
 /// whether they exist or not.
 pub fn discovery_locations(project_dir: &Path, compat: Compat) -> Vec<PathBuf> {
     let home = dirs::home_dir();
-    let mut paths: Vec<PathBuf> = scope_files(project_dir, compat)
+    let mut paths: Vec<PathBuf> = scope_files(project_dir, false, compat)
         .into_iter()
         .map(|(p, _)| p)
         .collect();
     if let Some(home) = &home {
-        paths.extend(scope_files(home, compat).into_iter().map(|(p, _)| p));
+        paths.extend(scope_files(home, true, compat).into_iter().map(|(p, _)| p));
     }
     paths.push(system_settings_path());
     paths.extend(extension_roots(project_dir, home.as_deref(), compat));
@@ -44,10 +44,17 @@ pub struct Compat {
     /// Gemini CLI: `.gemini/settings.json`, `~/.gemini/settings.json` and the
     /// extensions under `.gemini/extensions/`.
     pub gemini: bool,
+    /// Codex: `hooks.json` and the `[hooks]` tables of `config.toml` in
+    /// `<project>/.codex` and `$CODEX_HOME` (default `~/.codex`), Claude's format.
+    pub codex: bool,
 }
 
-/// The settings files of one scope directory (`<project>` or `~`), in priority order.
-fn scope_files(root: &Path, compat: Compat) -> Vec<(PathBuf, SettingsFormat)> {
+/// The environment variable that names Codex's home directory.
+pub const CODEX_HOME_ENV: &str = "CODEX_HOME";
+
+/// The settings files of one scope directory (`<project>` or `~`, `user`), in
+/// priority order.
+fn scope_files(root: &Path, user: bool, compat: Compat) -> Vec<(PathBuf, SettingsFormat)> {
     let mut files = vec![(
         root.join(".llxprt").join("settings.json"),
         SettingsFormat::Llxprt,
@@ -61,6 +68,15 @@ fn scope_files(root: &Path, compat: Compat) -> Vec<(PathBuf, SettingsFormat)> {
     if compat.claude {
         for name in ["settings.local.json", "settings.json"] {
             files.push((root.join(".claude").join(name), SettingsFormat::Claude));
+        }
+    }
+    if compat.codex {
+        let dir = match std::env::var_os(CODEX_HOME_ENV).filter(|d| user && !d.is_empty()) {
+            Some(codex_home) => PathBuf::from(codex_home),
+            None => root.join(".codex"),
+        };
+        for name in ["hooks.json", "config.toml"] {
+            files.push((dir.join(name), SettingsFormat::Codex));
         }
     }
     files
@@ -77,11 +93,11 @@ pub fn discover(project_dir: &Path, compat: Compat) -> Vec<SettingsSource> {
             found.push(SettingsSource::new(kind, path, project_dir).with_format(format));
         }
     };
-    for (path, format) in scope_files(project_dir, compat) {
+    for (path, format) in scope_files(project_dir, false, compat) {
         push(SourceKind::Project, path, format);
     }
     if let Some(home) = &home {
-        for (path, format) in scope_files(home, compat) {
+        for (path, format) in scope_files(home, true, compat) {
             push(SourceKind::User, path, format);
         }
     }
@@ -158,7 +174,7 @@ pub fn enabled_claude_plugins(home: &Path, claude_files: &[PathBuf]) -> Vec<Path
 /// Gemini CLI's extensions), for explicit settings combined with
 /// `--claude-settings` / `--gemini-settings`.
 pub fn agent_files(project_dir: &Path, compat: Compat) -> Vec<SettingsSource> {
-    if !compat.claude && !compat.gemini {
+    if !compat.claude && !compat.gemini && !compat.codex {
         return Vec::new();
     }
     discover(project_dir, compat)

@@ -24,8 +24,8 @@ pub use diagnostic::{Diagnostic, Severity};
 pub use discover::{Compat, discover, discovery_locations};
 pub use expand::PROJECT_DIR_VARS;
 pub use spec::{
-    CommandConfig, Execution, FailurePolicy, HookKind, HookMode, HttpConfig, ModuleSource,
-    PluginConfig, PromptConfig, Shell, UnsupportedConfig, VerifyRule,
+    CommandConfig, HookSpec, Execution, FailurePolicy, HookKind, HookMode, HttpConfig, ModuleSource,
+    PluginConfig, PromptConfig, Shell, VerifyRule,
 };
 // What only the Wasm runner reads.
 #[cfg(feature = "plugins")]
@@ -35,7 +35,7 @@ pub use settings::{HookEntry, MAX_SETTINGS_BYTES, ServeLimits, load_file, settin
 pub use source::{SettingsFormat, SettingsSource, SourceKind};
 // What the fuzz targets build hooks from (through `internals`).
 #[cfg(feature = "internals")]
-pub use {spec::HookSpec, settings::parse_settings};
+pub use settings::parse_settings;
 
 /// Where settings come from.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -37,6 +37,10 @@ pub enum SettingsFormat {
     /// CLI's settings schema), and event names hookhost does not know are run
     /// generically instead of refused.
     Gemini,
+    /// Codex (`.codex/hooks.json`, the `[hooks]` tables of `.codex/config.toml`):
+    /// Claude Code's format and dialect (Codex's files use Claude's vocabulary),
+    /// hooks on unless `[features] hooks = false`.
+    Codex,
 }
 
 impl SettingsFormat {
@@ -47,6 +51,7 @@ impl SettingsFormat {
         match dir.file_name()?.to_str()? {
             ".claude" => Some(SettingsFormat::Claude),
             ".gemini" => Some(SettingsFormat::Gemini),
+            ".codex" => Some(SettingsFormat::Codex),
             "hooks" => {
                 let root = dir.parent()?;
                 if root.join(".claude-plugin").join("plugin.json").is_file() {
@@ -92,12 +97,20 @@ impl SettingsFormat {
         }
     }
 
+    /// Whether hooks in this format are read as Claude Code reads them (Claude's
+    /// event and tool names, timeouts in seconds, `disableAllHooks`): Claude's and
+    /// Codex's files.
+    pub fn is_claude_like(self) -> bool {
+        matches!(self, SettingsFormat::Claude | SettingsFormat::Codex)
+    }
+
     /// The agent whose format this is, for messages.
     pub fn agent(self) -> &'static str {
         match self {
             SettingsFormat::Llxprt => "LLxprt Code",
             SettingsFormat::Claude => "Claude Code",
             SettingsFormat::Gemini => "Gemini CLI",
+            SettingsFormat::Codex => "Codex",
         }
     }
 }
@@ -164,6 +177,7 @@ impl SettingsSource {
         self.format = format;
         let prefix = match format {
             SettingsFormat::Claude => "claude ",
+            SettingsFormat::Codex => "codex ",
             SettingsFormat::Gemini => "",
             SettingsFormat::Llxprt => "",
         };

@@ -73,6 +73,19 @@ impl HookSystemBuilder {
         self
     }
 
+    /// Also discover Codex's hooks: `hooks.json` and the `[hooks]` tables of
+    /// `config.toml`, in `<project>/.codex` and `$CODEX_HOME` (default `~/.codex`);
+    /// Claude's format and dialect. With explicit settings files, they are read
+    /// after those.
+    pub fn codex_settings(mut self, enabled: bool) -> Self {
+        match &mut self.settings {
+            SettingsLocation::Discover(compat) | SettingsLocation::Files(_, compat) => {
+                compat.codex = enabled;
+            }
+        }
+        self
+    }
+
     /// Also discover Gemini CLI's settings (`.gemini/settings.json`,
     /// `~/.gemini/settings.json`) and extensions (`.gemini/extensions/`). With
     /// explicit settings files, they are read after those.

@@ -201,11 +201,6 @@ impl HookSystem {
         self.events[event.index()].iter().map(|r| r.hook.as_ref())
     }
 
-    #[cfg(not(feature = "internals"))]
-    pub(crate) fn hooks(&self, event: HookEvent) -> impl Iterator<Item = &RunnableHook> {
-        self.events[event.index()].iter().map(|r| r.hook.as_ref())
-    }
-
     /// How many hooks are registered for `event` — a [`HookEvent`] or an agent's
     /// event name — duplicates included: at most this many run in one fire.
     pub fn hook_count<'a>(&self, event: impl Into<FireEvent<'a>>) -> usize {

@@ -134,10 +134,18 @@ fn settings_may_contain_comments() {
 fn llxprt_hooks_config_enabled_is_honoured_beside_enable_hooks() {
     let p = Project::new();
     let hooks = json!({"BeforeTool": [group(vec![cmd("touch ran.marker")])]});
-    p.settings_raw(&json!({"tools": {"enableHooks": true}, "hooksConfig": {"enabled": false}, "hooks": hooks}));
+    p.settings_raw(
+        &json!({"tools": {"enableHooks": true}, "hooksConfig": {"enabled": false}, "hooks": hooks}),
+    );
     let fired = p.fire("BeforeTool", tool("t"));
-    assert!(!p.exists("ran.marker"), "LLxprt reads this file as off: {fired:#?}");
+    assert!(
+        !p.exists("ran.marker"),
+        "LLxprt reads this file as off: {fired:#?}"
+    );
     p.settings_raw(&json!({"hooksConfig": {"enabled": true}, "hooks": hooks}));
     p.fire("BeforeTool", tool("t")).assert_clean();
-    assert!(p.exists("ran.marker"), "hooksConfig.enabled alone switches hooks on");
+    assert!(
+        p.exists("ran.marker"),
+        "hooksConfig.enabled alone switches hooks on"
+    );
 }

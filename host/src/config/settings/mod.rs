@@ -27,6 +27,7 @@
 //! [`check::top_level`].
 
 mod check;
+mod codex_toml;
 mod shape;
 
 use std::path::Path;
@@ -38,7 +39,7 @@ pub use self::shape::settings_schema;
 pub(crate) use self::check::command::powershell;
 use super::diagnostic::Diagnostic;
 use super::spec::{HookSpec, VerifyRule};
-use super::source::SettingsSource;
+use super::source::{SettingsFormat, SettingsSource};
 use crate::dialect::Dialect;
 use crate::event::HookEvent;
 use crate::planner::Matcher;
@@ -144,6 +145,20 @@ pub fn parse_settings(
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if text.trim().is_empty() {
         // An empty file is an empty configuration, as editors leave it.
+        return parsed;
+    }
+    if source.format == SettingsFormat::Codex
+        && source.path.extension().is_some_and(|e| e == "toml")
+    {
+        match codex_toml::json_root(text) {
+            Ok(root) => check::top_level(Value::Object(root), &source, project_dir, &mut parsed),
+            Err(e) => {
+                parsed
+                    .diagnostics
+                    .push(Diagnostic::error(format!("{source}: not valid TOML: {e}")));
+                parsed.unreadable = true;
+            }
+        }
         return parsed;
     }
     // Agents' settings files are JSON with comments (LLxprt and Gemini CLI strip

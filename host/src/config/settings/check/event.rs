@@ -33,7 +33,7 @@ pub(super) fn entries(hooks: Section<Events>, report: &mut Report<'_>) -> Vec<Ho
             continue;
         };
         let hook_dialect = match report.source.format {
-            SettingsFormat::Claude => Dialect::Claude,
+            SettingsFormat::Claude | SettingsFormat::Codex => Dialect::Claude,
             SettingsFormat::Llxprt | SettingsFormat::Gemini => named_dialect,
         };
         let Ok(groups) = report.take(&at, groups, "an array of hook groups") else {
@@ -91,7 +91,7 @@ fn resolve(
         ),
     );
     let dialect = match report.source.format {
-        SettingsFormat::Claude => Dialect::Claude,
+        SettingsFormat::Claude | SettingsFormat::Codex => Dialect::Claude,
         _ => Dialect::Llxprt,
     };
     Some((HookEvent::Other, dialect, Some(Arc::from(name))))

@@ -129,7 +129,7 @@ fn enabled(
     hooks: Field<bool>,
 ) -> Option<bool> {
     let format = report.source.format;
-    if format == SettingsFormat::Claude {
+    if format.is_claude_like() {
         // Claude Code runs hooks unless `disableAllHooks` is true.
         return Some(!matches!(disable_all_hooks, Field::Ok(true)));
     }

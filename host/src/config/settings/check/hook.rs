@@ -309,7 +309,7 @@ fn timeout(
     let format = report.source.format;
     let unit = match format {
         SettingsFormat::Llxprt | SettingsFormat::Gemini => "milliseconds",
-        SettingsFormat::Claude => "seconds",
+        SettingsFormat::Claude | SettingsFormat::Codex => "seconds",
     };
     let expected = format!("a positive number of {unit}");
     let Count(n) = report.take_or_flag(&at, field, &expected, ok).flatten()?;
@@ -329,7 +329,7 @@ fn timeout(
             }
             Duration::from_millis(n)
         }
-        SettingsFormat::Claude => Duration::from_secs(n),
+        SettingsFormat::Claude | SettingsFormat::Codex => Duration::from_secs(n),
     };
     if timeout <= MAX_TIMEOUT {
         return Some(timeout);

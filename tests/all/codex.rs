@@ -1,0 +1,117 @@
+//! Codex's hook files (`--codex-settings`): `hooks.json` and the `[hooks]` tables
+//! of `config.toml`, in the project's `.codex` and in `$CODEX_HOME` — Claude's
+//! format and dialect, answered as Codex reads it (issue 27, item 5).
+
+use serde_json::{Value, json};
+
+use crate::common::{Project, Run, claude_deny_reason, run};
+
+const DENY: &str = r#"echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"codex says no"}}'"#;
+
+/// `hookhost hook --codex-settings` as Codex runs a hook, with Codex's stdin.
+fn codex_hook(p: &Project, stdin: Value, env: &[(&str, &str)]) -> Run {
+    let mut command = p.command();
+    command
+        .arg("hook")
+        .arg("--codex-settings")
+        .current_dir(p.dir());
+    for (k, v) in env {
+        command.env(k, v);
+    }
+    run(command, &serde_json::to_vec(&stdin).unwrap())
+}
+
+fn shell_call(p: &Project, tool: &str, command: &str) -> Value {
+    json!({"session_id": "c-1", "transcript_path": null, "cwd": p.dir(),
+           "hook_event_name": "PreToolUse", "model": "gpt-5", "turn_id": "t1",
+           "tool_name": tool, "tool_use_id": "u1", "tool_input": {"command": command}})
+}
+
+#[test]
+fn hooks_json_in_the_project_denies_as_codex_reads_it() {
+    let p = Project::new();
+    p.write(
+        ".codex/hooks.json",
+        json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": DENY, "timeout": 5}
+        ]}]}})
+        .to_string(),
+    );
+    let denied = codex_hook(&p, shell_call(&p, "Bash", "rm -rf /"), &[]);
+    assert_eq!(
+        claude_deny_reason(&denied).as_deref(),
+        Some("codex says no"),
+        "{denied:?}"
+    );
+    let patch = codex_hook(&p, shell_call(&p, "apply_patch", "*** Begin Patch"), &[]);
+    assert_eq!(claude_deny_reason(&patch), None, "{patch:?}");
+}
+
+#[test]
+fn config_toml_hooks_tables_run_and_features_can_switch_them_off() {
+    let p = Project::new();
+    let config = format!(
+        "model = \"gpt-5\"\n[[hooks.PreToolUse]]\nmatcher = \"apply_patch\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = '''{DENY}'''\n[hooks.state]\nx = 1\n"
+    );
+    p.write(".codex/config.toml", &config);
+    let denied = codex_hook(&p, shell_call(&p, "apply_patch", "*** Begin Patch"), &[]);
+    assert_eq!(
+        claude_deny_reason(&denied).as_deref(),
+        Some("codex says no"),
+        "{denied:?}"
+    );
+    p.write(
+        ".codex/config.toml",
+        format!("[features]\nhooks = false\n{config}"),
+    );
+    let off = codex_hook(&p, shell_call(&p, "apply_patch", "x"), &[]);
+    assert_eq!(claude_deny_reason(&off), None, "{off:?}");
+}
+
+#[test]
+fn codex_home_holds_the_user_hooks() {
+    let p = Project::new();
+    let codex_home = p.home().join("codex-home");
+    p.write(
+        codex_home.join("hooks.json"),
+        json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": DENY}
+        ]}]}})
+        .to_string(),
+    );
+    let home = codex_home.to_str().unwrap();
+    let denied = codex_hook(&p, shell_call(&p, "Bash", "ls"), &[("CODEX_HOME", home)]);
+    assert_eq!(
+        claude_deny_reason(&denied).as_deref(),
+        Some("codex says no"),
+        "{denied:?}"
+    );
+}
+
+#[test]
+fn bad_codex_files_are_named() {
+    let p = Project::new();
+    p.write(".codex/config.toml", "[[hooks.PreToolUse]\nmatcher = 1\n");
+    p.write(
+        ".codex/hooks.json",
+        json!({"hooks": {"PreToolUs": [{"hooks": [{"type": "command", "command": "true"}]}]}})
+            .to_string(),
+    );
+    let mut command = p.command();
+    command
+        .args(["check", "--codex-settings", "--project-dir"])
+        .arg(p.dir());
+    let check = run(command, b"");
+    assert!(
+        check
+            .stderr
+            .contains("codex project settings .codex/config.toml: not valid TOML"),
+        "{}",
+        check.stderr
+    );
+    assert!(
+        check.stderr.contains("\"PreToolUs\"") && check.stderr.contains("did you mean"),
+        "{}",
+        check.stderr
+    );
+}
