@@ -52,6 +52,12 @@ fn preview1_module_has_the_same_semantics() {
     );
     let allowed = fire(&p, "BeforeTool", before_tool(json!({"path": "ok.txt"})));
     assert_eq!(allowed.code, 0);
+    // Seen (issue 28, item 2): every preview-1 module was said to import functions
+    // "which hookhost denies" — fd_write, proc_exit … are granted.
+    assert!(!allowed.stderr.contains("denies"), "{}", allowed.stderr);
+    let check = p.check(&[]);
+    assert_eq!(check.code, 0, "{check:?}");
+    assert!(!check.stderr.contains("denies"), "{}", check.stderr);
 }
 
 /// The same policy written as a shell hook and as a plugin gives identical results.

@@ -10,7 +10,7 @@ use sha2::{Digest, Sha256};
 use super::detect::{WasmKind, imports};
 use super::engine::WasmEngine;
 use super::runtime::EngineOptions;
-use super::linker::is_granted;
+use super::linker::{is_granted, is_granted_module_import};
 use crate::config::{DEFAULT_FUEL, DEFAULT_MEMORY_LIMIT, PluginConfig};
 
 /// What [`inspect_plugin`] found.
@@ -93,8 +93,11 @@ fn grant(kind: WasmKind, name: &str) -> &'static str {
             "linked, network denied (every call fails)"
         }
         WasmKind::Component => "not provided",
-        WasmKind::Module if name.starts_with("wasi_snapshot_preview1::") => "granted",
-        WasmKind::Module => "not provided",
+        WasmKind::Module => match name.split_once("::") {
+            Some((module, function)) if is_granted_module_import(module, function) => "granted",
+            Some(("wasi_snapshot_preview1", _)) => "linked, network denied (every call fails)",
+            _ => "not provided",
+        },
     }
 }
 

@@ -43,6 +43,14 @@ pub fn is_granted(import: &str) -> bool {
         .any(|prefix| import.starts_with(prefix))
 }
 
+/// Whether a preview-1 module's import (`module`, `name`) is one hookhost grants:
+/// every `wasi_snapshot_preview1` function but the sockets (`sock_*`, linked with
+/// no sockets to use). Every Go, C, Zig and Rust `wasm32-wasip1` module imports
+/// `fd_write`, `proc_exit` …: those are granted, not warned about.
+pub fn is_granted_module_import(module: &str, name: &str) -> bool {
+    module == "wasi_snapshot_preview1" && !name.starts_with("sock_")
+}
+
 /// The `wasi:filesystem/types` instance wasmtime-wasi links (guests importing an
 /// older 0.2.x resolve to it); `symlink_is_refused` tests catch a version change.
 const FILESYSTEM_TYPES: &str = "wasi:filesystem/types@0.2.12";

@@ -25,7 +25,7 @@ use super::cache::{CacheStatus, Cached};
 use super::detect::WasmKind;
 use super::runtime::Runtime;
 use super::known::{self, Known};
-use super::linker::is_granted;
+use super::linker::{is_granted, is_granted_module_import};
 use super::sandbox::{ComponentState, ModuleState};
 use super::stamp::Stamp;
 use crate::bounded_read::ReadError;
@@ -160,8 +160,8 @@ impl Compiled {
                 }
                 let ungranted = module
                     .imports()
+                    .filter(|i| !is_granted_module_import(i.module(), i.name()))
                     .map(|i| format!("{}::{}", i.module(), i.name()))
-                    .filter(|name| !is_granted(name))
                     .collect();
                 let pre = engine
                     .module_linker()
