@@ -99,7 +99,7 @@ fn wrong_hook_fields() -> Vec<(Value, &'static str)> {
         ),
         (
             json!([{"hooks": [{"type": "command"}]}]),
-            "hooks.BeforeTool[0].hooks[0].command: missing (required for a command hook)",
+            "hooks.BeforeTool[0].hooks[0].command: missing (required for a command hook, or commandLinux on this OS)",
         ),
         (
             json!([{"hooks": [{"type": "command", "command": 5}]}]),

@@ -18,11 +18,11 @@ pub fn apply_policy(hook: &RunnableHook, interpreted: Interpreted) -> HookExecut
         Answer::None => None,
         Answer::Json(mut output) => {
             if interpreted.exit_code == Some(0) {
-                entry.dialect.normalize_output(&mut output);
+                hook.io_dialect().normalize_output(&mut output);
             }
             Some(output)
         }
-        Answer::Text(text) => Some(entry.dialect.plain_text_output(entry.event, &text)),
+        Answer::Text(text) => Some(hook.io_dialect().plain_text_output(entry.event, &text)),
     };
     // Named only when it failed: the description is an allocation per run.
     let error = interpreted.failure.map(|failure| {

@@ -102,6 +102,18 @@ impl RunnableHook {
         apply_policy(self, interpret(raw, &self.describe(), plugin))
     }
 
+    /// The dialect of the hook's stdin and of its answer. A plugin always speaks
+    /// hookhost's canonical one (LLxprt's event and tool names), whatever file
+    /// declares it: the guest SDK has one input contract, and a policy written once
+    /// cannot fail open because a Claude file referenced it (issue 28). Its matcher
+    /// still reads the declaring file's names ([`HookEntry::dialect`]).
+    pub fn io_dialect(&self) -> crate::dialect::Dialect {
+        match self.entry.spec.kind {
+            HookKind::Plugin(_) => crate::dialect::Dialect::Llxprt,
+            _ => self.entry.dialect,
+        }
+    }
+
     /// A short description for messages: `command hook "x.sh"`, `plugin hook
     /// "guard.wasm"`, `http hook "…"`.
     pub fn describe(&self) -> String {

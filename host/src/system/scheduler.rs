@@ -31,7 +31,7 @@ pub(crate) async fn run_parallel(
     let mut claude: Option<Arc<[u8]>> = None;
     let inputs = hooks
         .iter()
-        .map(|hook| match hook.entry.dialect {
+        .map(|hook| match hook.io_dialect() {
             Dialect::Llxprt => Arc::clone(&llxprt),
             Dialect::Claude => {
                 Arc::clone(claude.get_or_insert_with(|| serialize_for(hook, event, input)))
@@ -72,7 +72,7 @@ pub(crate) fn serialize_for(
     event: HookEvent,
     input: &Map<String, Value>,
 ) -> Arc<[u8]> {
-    match hook.entry.dialect.input_for_hook(event, input) {
+    match hook.io_dialect().input_for_hook(event, input) {
         Some(translated) => serialize(&translated),
         None => serialize(input),
     }

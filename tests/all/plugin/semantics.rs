@@ -280,3 +280,32 @@ fn example_policies_decide_as_documented() {
         .unwrap();
     assert!(!text.contains("bob@example.com"), "{text}");
 }
+
+/// Seen (issue 28, item 1): a plugin referenced from a Claude file got Claude's
+/// names on stdin, which the guest SDK does not know, and its policy allowed
+/// everything. Plugins always get hookhost's canonical input: the same policy
+/// decides the same from a Claude file and from hookhost's own.
+#[test]
+fn a_plugin_decides_the_same_from_a_claude_file() {
+    let p = Project::new();
+    p.write(
+        ".claude/settings.json",
+        json!({"hooks": {"PreToolUse": [{"matcher": "Write", "hooks": [
+            {"type": "plugin", "path": guests::ECHO_POLICY}
+        ]}]}})
+        .to_string(),
+    );
+    let mut command = p.command();
+    command
+        .args(["hook", "--claude-settings"])
+        .env("CLAUDE_PROJECT_DIR", p.dir());
+    let stdin = json!({"session_id": "s", "transcript_path": "/t", "cwd": p.dir(),
+        "hook_event_name": "PreToolUse", "tool_name": "Write",
+        "tool_input": {"path": "/etc/shadow", "content": "x"}});
+    let answer = crate::common::run(command, stdin.to_string().as_bytes());
+    assert_eq!(
+        crate::common::claude_deny_reason(&answer).as_deref(),
+        Some("echo-policy: writing to /etc/shadow is prohibited"),
+        "{answer:?}"
+    );
+}
