@@ -7,12 +7,12 @@
 //! `cases/` for `hookhost test cases --settings settings.json --project-dir .`.
 //! The files are templates under `host/templates/`, embedded in the binary.
 //!
-//! The Rust scaffold depends on `hookhost-guest`, which is not published: its
-//! `Cargo.toml` gets a `path` dependency on `$HOOKHOST_GUEST_SDK` when that is
-//! set, else on the `guest-sdk/` of the source tree this binary was built
-//! from (`CARGO_MANIFEST_DIR/../../guest-sdk`), with a warning when that
-//! directory does not exist (a binary copied to another machine). The Python
-//! and JavaScript scaffolds get a copy of `wit/` (the plugin world).
+//! The Rust scaffold depends on `hookhost-guest`, which is not published: a copy
+//! embedded in this binary is vendored into the project (`vendor/hookhost-guest`,
+//! with the plugin world in `vendor/wit`), so the scaffold builds with only the
+//! binary (issue 28); `$HOOKHOST_GUEST_SDK` points it at another `guest-sdk/`
+//! instead. The Python and JavaScript scaffolds get a copy of `wit/` (the plugin
+//! world).
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -22,7 +22,7 @@ use crate::{Failure, Outcome};
 
 mod templates;
 
-use templates::{COMMON, JS, PYTHON, RUST, Template, WIT};
+use templates::{COMMON, GUEST_SDK, JS, PYTHON, RUST, Template, WIT};
 
 /// Set to a `guest-sdk/` directory to use it instead of the built-in path.
 const GUEST_SDK_ENV: &str = "HOOKHOST_GUEST_SDK";
@@ -127,19 +127,27 @@ fn scaffold(language: &str, dir: &Path, name: &str) -> Result<String, String> {
         ));
     }
     let mut report = String::new();
-    let guest_sdk = if lang == Language::Rust {
-        let (path, found) = guest_sdk();
-        if !found {
-            report.push_str(&format!(
-                "warning: {} does not exist. hookhost-guest is not on crates.io: point the \
-                 `path` of hookhost-guest in Cargo.toml at the guest-sdk/ directory of a \
-                 hookhost source tree (or rerun with {GUEST_SDK_ENV}=that directory).\n",
-                path.display()
-            ));
+    let mut vendored: Vec<(String, &'static Template)> = Vec::new();
+    let guest_sdk = match (lang, guest_sdk()) {
+        (Language::Rust, Some((path, found))) => {
+            if !found {
+                report.push_str(&format!(
+                    "warning: {GUEST_SDK_ENV}={} has no Cargo.toml: point the `path` of \
+                     hookhost-guest in Cargo.toml at a guest-sdk/ directory\n",
+                    path.display()
+                ));
+            }
+            path.to_string_lossy().into_owned()
         }
-        path.to_string_lossy().into_owned()
-    } else {
-        String::new()
+        (Language::Rust, None) => {
+            vendored = GUEST_SDK
+                .iter()
+                .chain(WIT)
+                .map(|t| (format!("vendor/{}", t.path), t))
+                .collect();
+            "vendor/hookhost-guest".to_owned()
+        }
+        _ => String::new(),
     };
     let (timeout, memory) = lang.limits();
     let vars = [
@@ -148,13 +156,29 @@ fn scaffold(language: &str, dir: &Path, name: &str) -> Result<String, String> {
         ("{{wasm}}", lang.wasm(&name)),
         ("{{timeout}}", timeout.to_string()),
         ("{{memory}}", memory.to_string()),
+        ("{{version}}", env!("CARGO_PKG_VERSION").to_owned()),
     ];
     let templates = lang.templates();
-    for template in &templates {
-        let text = render(template.text, &vars);
-        let path = dir.join(template.path);
+    let files = templates
+        .iter()
+        .map(|t| (t.path.to_owned(), *t))
+        .chain(vendored.iter().map(|(path, t)| (path.clone(), *t)));
+    for (rel, template) in files {
+        // The SDK's own sources are copied as they are, not rendered.
+        let text = if rel.starts_with("vendor/") && !rel.ends_with("Cargo.toml") {
+            template.text.to_owned()
+        } else {
+            render(template.text, &vars)
+        };
+        let path = dir.join(&rel);
         write(&path, &text, template.executable)
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    if !vendored.is_empty() {
+        report.push_str(&format!(
+            "vendored hookhost-guest {} into vendor/ (update: see vendor/hookhost-guest/Cargo.toml)\n",
+            env!("CARGO_PKG_VERSION")
+        ));
     }
     report.push_str(&format!(
         "created {} ({} files): a {} BeforeTool policy named {name}\nnext:\n  cd {}\n",
@@ -190,16 +214,14 @@ fn check_name(name: &str) -> Result<(), String> {
     }
 }
 
-/// The `guest-sdk/` directory for a Rust scaffold, and whether it exists.
-fn guest_sdk() -> (PathBuf, bool) {
-    let path = match std::env::var_os(GUEST_SDK_ENV) {
-        Some(dir) if !dir.is_empty() => PathBuf::from(dir),
-        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../guest-sdk"),
-    };
-    match path.canonicalize() {
+/// The `guest-sdk/` directory `$HOOKHOST_GUEST_SDK` names, and whether it holds a
+/// crate; `None` when it is unset (the embedded copy is vendored).
+fn guest_sdk() -> Option<(PathBuf, bool)> {
+    let path = PathBuf::from(std::env::var_os(GUEST_SDK_ENV).filter(|d| !d.is_empty())?);
+    Some(match path.canonicalize() {
         Ok(canonical) if canonical.join("Cargo.toml").is_file() => (canonical, true),
         _ => (path, false),
-    }
+    })
 }
 
 /// Escapes a path for a TOML basic string.
@@ -255,18 +277,57 @@ mod tests {
         }
     }
 
+    /// Seen (issue 28, item 5): a scaffold from a release binary pointed into the
+    /// build tree. The SDK is vendored, byte for byte, and every file of it is.
     #[test]
-    fn the_rust_scaffold_points_at_this_guest_sdk() {
+    fn the_rust_scaffold_vendors_the_guest_sdk() {
+        if std::env::var_os(GUEST_SDK_ENV).is_some() {
+            return;
+        }
         let tmp = tempfile::tempdir().unwrap();
         scaffold("rust", tmp.path(), "guard").unwrap();
         let manifest = std::fs::read_to_string(tmp.path().join("Cargo.toml")).unwrap();
-        let (sdk, found) = guest_sdk();
-        assert!(found, "{}", sdk.display());
         assert!(
-            manifest.contains(&format!("path = \"{}\"", sdk.display())),
+            manifest.contains("path = \"vendor/hookhost-guest\""),
             "{manifest}"
         );
         assert!(manifest.contains("name = \"guard\""));
+        let sdk = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../guest-sdk/src");
+        let mut sources: Vec<_> = std::fs::read_dir(&sdk)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        sources.sort();
+        let mut embedded: Vec<_> = GUEST_SDK
+            .iter()
+            .filter_map(|t| t.path.strip_prefix("hookhost-guest/src/"))
+            .map(str::to_owned)
+            .collect();
+        embedded.sort();
+        assert_eq!(sources, embedded, "a guest-sdk/src file is not embedded");
+        for name in &sources {
+            assert_eq!(
+                std::fs::read_to_string(sdk.join(name)).unwrap(),
+                std::fs::read_to_string(tmp.path().join("vendor/hookhost-guest/src").join(name))
+                    .unwrap()
+            );
+        }
+        assert!(tmp.path().join("vendor/wit/hook.wit").is_file());
+        // The vendored manifest names the same dependencies as the real one.
+        let deps = |text: &str| -> Vec<String> {
+            let mut names: Vec<String> = text
+                .lines()
+                .filter_map(|l| l.split_once(['=', '.']).map(|(k, _)| k.trim().to_owned()))
+                .filter(|k| ["serde", "serde_json", "wit-bindgen"].contains(&k.as_str()))
+                .collect();
+            names.sort();
+            names
+        };
+        let real = std::fs::read_to_string(sdk.join("../Cargo.toml")).unwrap();
+        let vendored =
+            std::fs::read_to_string(tmp.path().join("vendor/hookhost-guest/Cargo.toml")).unwrap();
+        assert_eq!(deps(&real), deps(&vendored));
+        assert!(real.contains("\"=0.63.0\"") && vendored.contains("\"=0.63.0\""));
     }
 
     #[test]

@@ -48,6 +48,40 @@ pub(super) const COMMON: &[Template] = &[
     ),
 ];
 
+/// The Rust guest SDK, vendored into a Rust scaffold (under `vendor/`, beside the
+/// plugin world its bindings read from `../wit`), so that the scaffold builds with
+/// only the `hookhost` binary.
+pub(super) const GUEST_SDK: &[Template] = &[
+    file(
+        "hookhost-guest/Cargo.toml",
+        include_str!("../../../templates/rust/guest-sdk-Cargo.toml"),
+    ),
+    file(
+        "hookhost-guest/src/lib.rs",
+        include_str!("../../../../guest-sdk/src/lib.rs"),
+    ),
+    file(
+        "hookhost-guest/src/exit.rs",
+        include_str!("../../../../guest-sdk/src/exit.rs"),
+    ),
+    file(
+        "hookhost-guest/src/input.rs",
+        include_str!("../../../../guest-sdk/src/input.rs"),
+    ),
+    file(
+        "hookhost-guest/src/llm.rs",
+        include_str!("../../../../guest-sdk/src/llm.rs"),
+    ),
+    file(
+        "hookhost-guest/src/output.rs",
+        include_str!("../../../../guest-sdk/src/output.rs"),
+    ),
+    file(
+        "hookhost-guest/src/tests.rs",
+        include_str!("../../../../guest-sdk/src/tests.rs"),
+    ),
+];
+
 /// The plugin world, for toolchains that read WIT (componentize-py, ComponentizeJS).
 pub(super) const WIT: &[Template] = &[
     file("wit/hook.wit", include_str!("../../../../wit/hook.wit")),
