@@ -107,10 +107,23 @@ pub fn fetch(settings: &SettingsArgs, mode: FetchMode, args: &RegistryArgs) -> O
             path.display()
         ),
         Fetched::Failed(e) => eprintln!("hookhost: {e}"),
+        Fetched::Unverified {
+            reference,
+            digest,
+            key,
+            error,
+        } => eprintln!(
+            "hookhost: {}: refused, not locked: the signature does not verify with {} ({error}); \
+             the lock keeps its old entry",
+            reference.at_digest(digest),
+            key.display()
+        ),
         _ => {}
     };
+    let keys = system.source_keys();
     let outcome = rt.block_on(hookhost::distribution::fetch::fetch(
         &references,
+        &keys,
         mode,
         &old,
         &store,

@@ -56,8 +56,13 @@ pub struct Preopen {
 pub struct ModuleSource {
     /// The reference as configured, `oci://REGISTRY/REPO[:TAG][@sha256:…]`.
     pub reference: String,
-    /// The public key (PEM) a cosign signature of the module must verify with.
+    /// The public key (PEM) a cosign signature of the module must verify with: the
+    /// hook's own `verify`.
     pub verify_key: Option<PathBuf>,
+    /// The key the user's or system's `tools.verifyPlugins` requires for this
+    /// reference's prefix. It always applies: a hook's own `verify` adds a key, it
+    /// never replaces this one (a repository must not swap the security team's key).
+    pub required_key: Option<PathBuf>,
     /// The manifest digest used (pinned in the reference or locked), once resolved.
     pub digest: Option<String>,
     /// Why the module cannot run (not locked, not pulled, unsigned …), once resolved.

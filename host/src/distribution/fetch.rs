@@ -5,11 +5,13 @@
 //! handed to a callback as it completes ([`Fetched`]), and the caller saves the
 //! returned lock (or not: `install` never writes it).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
 
 use super::client::{ClientError, ClientOptions, RegistryClient};
 use super::lock::{LOCK_VERSION, LockFile, LockedModule};
 use super::reference::ModuleRef;
+use super::signature::{SignatureError, verify_stored};
 use super::store::ModuleStore;
 
 /// What [`fetch`] does with the lock file.
@@ -47,6 +49,18 @@ pub enum Fetched<'a> {
     },
     /// The registry or the store failed.
     Failed(&'a ClientError),
+    /// Fetched, but a key the settings require does not verify its signature: not
+    /// locked (the old entry, if any, stays).
+    Unverified {
+        /// The reference as configured.
+        reference: &'a ModuleRef,
+        /// The manifest digest it resolved to.
+        digest: &'a str,
+        /// The key.
+        key: &'a Path,
+        /// Why it does not verify.
+        error: &'a SignatureError,
+    },
 }
 
 /// The result of a [`fetch`].
@@ -61,10 +75,12 @@ pub struct FetchOutcome {
 }
 
 /// Fetches every reference (texts that do not parse are skipped: the settings
-/// reported them) into `store`, following `old` unless `mode` updates it; calls
-/// `report` once per reference, in order.
+/// reported them) into `store`, following `old` unless `mode` updates it, and
+/// verifies each with the `keys` the settings require of it before it enters the
+/// lock; calls `report` once per reference, in order.
 pub async fn fetch(
     references: &BTreeSet<String>,
+    keys: &BTreeMap<String, BTreeSet<PathBuf>>,
     mode: FetchMode,
     old: &LockFile,
     store: &ModuleStore,
@@ -99,6 +115,26 @@ pub async fn fetch(
             Ok(client) => client.pull(&target, store).await,
             Err(e) => Err(e),
         };
+        let unverified = pulled.as_ref().ok().and_then(|pulled| {
+            keys.get(text)?.iter().find_map(|key| {
+                verify_stored(store, &pulled.digest, key)
+                    .err()
+                    .map(|e| (key.as_path(), e))
+            })
+        });
+        if let (Ok(pulled), Some((key, error))) = (&pulled, &unverified) {
+            report(Fetched::Unverified {
+                reference: &reference,
+                digest: &pulled.digest,
+                key,
+                error,
+            });
+            failed += 1;
+            if let Some(entry) = old.modules.get(&key_of(&reference)) {
+                lock.modules.insert(key_of(&reference), entry.clone());
+            }
+            continue;
+        }
         match pulled {
             Ok(pulled) => {
                 report(Fetched::Done {
@@ -127,4 +163,9 @@ pub async fn fetch(
         }
     }
     FetchOutcome { lock, failed }
+}
+
+/// The lock's key of a reference (its tagged form).
+fn key_of(reference: &ModuleRef) -> String {
+    reference.tagged()
 }

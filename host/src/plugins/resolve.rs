@@ -89,8 +89,9 @@ pub enum ResolveError {
 type Opened<T, E> = Result<T, Arc<E>>;
 
 /// Resolves every `source` plugin of `entries` against the project's lock file and
-/// the user's module store; a hook without its own `verify` key gets the key of the
-/// longest matching `tools.verifyPlugins` prefix.
+/// the user's module store. The key of the longest matching `tools.verifyPlugins`
+/// prefix is required of every hook under it, whatever `verify` the hook names
+/// (which must verify too).
 pub fn resolve_entries(entries: &mut [HookEntry], rules: &[VerifyRule], project_dir: &Path) {
     let mut context: Option<(Opened<LockFile, LockError>, Opened<ModuleStore, StoreError>)> = None;
     for entry in entries {
@@ -100,13 +101,11 @@ pub fn resolve_entries(entries: &mut [HookEntry], rules: &[VerifyRule], project_
         let Some(source) = config.source.as_mut() else {
             continue;
         };
-        if source.verify_key.is_none() {
-            source.verify_key = rules
-                .iter()
-                .filter(|rule| source.reference.starts_with(&rule.prefix))
-                .max_by_key(|rule| rule.prefix.len())
-                .map(|rule| rule.key.clone());
-        }
+        source.required_key = rules
+            .iter()
+            .filter(|rule| source.reference.starts_with(&rule.prefix))
+            .max_by_key(|rule| rule.prefix.len())
+            .map(|rule| rule.key.clone());
         let (lock, store) = context.get_or_insert_with(|| {
             (
                 LockFile::load(&lock_path(project_dir)).map_err(Arc::new),
@@ -192,7 +191,14 @@ fn locate(
         digest: layer.digest.clone(),
     })?;
     store.read(&layer.digest).map_err(missing)?;
-    if let Some(key) = &source.verify_key {
+    // The required key first: a module it does not verify never runs, whatever the
+    // hook's own key says.
+    for key in source.required_key.iter().chain(
+        source
+            .verify_key
+            .iter()
+            .filter(|key| Some(*key) != source.required_key.as_ref()),
+    ) {
         verify_stored(store, &digest, key)?;
     }
     Ok(Located {

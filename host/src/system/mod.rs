@@ -257,6 +257,28 @@ impl HookSystem {
             .collect()
     }
 
+    /// The signature keys each `source` reference must verify with (the user's
+    /// required prefix key and the hook's own `verify`): what `hookhost lock` checks
+    /// before it writes a digest into the lock.
+    pub fn source_keys(
+        &self,
+    ) -> std::collections::BTreeMap<String, std::collections::BTreeSet<PathBuf>> {
+        let mut keys: std::collections::BTreeMap<_, std::collections::BTreeSet<_>> =
+            Default::default();
+        let known = self.events.iter().flat_map(|hooks| hooks.iter());
+        let others = self.others.iter().flat_map(|(_, hooks)| hooks.iter());
+        for registered in known.chain(others) {
+            if let crate::config::HookKind::Plugin(p) = &registered.hook.entry.spec.kind
+                && let Some(source) = &p.source
+            {
+                keys.entry(source.reference.clone())
+                    .or_default()
+                    .extend(source.required_key.iter().chain(&source.verify_key).cloned());
+            }
+        }
+        keys
+    }
+
     /// Whether a fire of `event` would run any hook; `subject` is the value of the
     /// event's matcher field ([`HookEvent::matcher_field`]: the tool name, or
     /// SessionStart's `source` …). Allocates nothing.

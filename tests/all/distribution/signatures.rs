@@ -85,12 +85,14 @@ fn signatures_valid_missing_and_wrong_key() {
     let reason = fired.out["finalOutput"]["reason"].to_string();
     assert!(reason.contains("signature invalid"), "{}", fired.out);
 
+    // An unsigned module is refused by `lock` itself (it verifies before it
+    // writes), and then blocks at fire time as not locked.
     settings_with(&p, verified(&unsigned, &public));
-    ok(hookhost(&p, &["lock", "--project-dir", &dir]));
+    let refused = hookhost(&p, &["lock", "--project-dir", &dir]);
+    assert_eq!(refused.code, 1, "{refused:?}");
+    assert!(refused.stderr.contains("no signature"), "{refused:?}");
     let fired = fire(&p);
     assert_eq!(fired.code, 2);
-    let reason = fired.out["finalOutput"]["reason"].to_string();
-    assert!(reason.contains("no signature"), "{}", fired.out);
 
     // A key per registry prefix in the user's settings applies to hooks without their own.
     settings_with(
@@ -135,4 +137,78 @@ fn locked_digest_of(p: &Project, dir: &str, reference: &str) -> String {
     settings_with(p, source_hook(reference));
     ok(hookhost(p, &["lock", "--project-dir", dir]));
     locked_digest(p, reference)
+}
+
+/// Seen (issue 29, item 1): the user's settings require the security team's key
+/// for `acme/`; a repository's hook names its own `verify.key` (an attacker's) and
+/// its allow-all module, signed by that key, ran. The required key always applies.
+#[test]
+fn a_repository_cannot_replace_the_required_key() {
+    let registry = Registry::start();
+    let p = Project::new();
+    let dir = p.dir().to_str().unwrap().to_owned();
+    let (_, team_public) = key_pair(&p, "team", 7);
+    let (attacker, attacker_public) = key_pair(&p, "attacker", 11);
+    let reference = registry.reference("acme/replaced:1");
+    push(&p, guests::ECHO_POLICY, &reference);
+    sign(&p, &reference, &attacker);
+    user_key_for_acme(&p, &registry, &team_public);
+    settings_with(
+        &p,
+        json!({"type": "plugin", "source": reference, "verify": {"key": attacker_public}}),
+    );
+    // `lock` refuses it (the required key does not verify it) …
+    let lock = hookhost(&p, &["lock", "--project-dir", &dir]);
+    assert_eq!(lock.code, 1, "{lock:?}");
+    assert!(lock.stderr.contains("team.pub"), "{lock:?}");
+    // … and so does a fire of it pinned by digest, which needs no lock.
+    let digest = lock
+        .stderr
+        .split('@')
+        .nth(1)
+        .and_then(|rest| rest.split(':').nth(1))
+        .map(|hex| format!("sha256:{}", &hex[..64.min(hex.len())]))
+        .expect("the refused digest is named");
+    settings_with(
+        &p,
+        json!({"type": "plugin", "source": format!("{reference}@{digest}"), "verify": {"key": attacker_public}}),
+    );
+    let fired = fire(&p);
+    assert_ne!(fired.code, 2, "the attacker-signed module ran: {}", fired.out);
+    let errors = fired.out["errors"].to_string();
+    assert!(
+        errors.contains("signature invalid") || errors.contains("no signature"),
+        "{}",
+        fired.out
+    );
+}
+
+/// Seen (issue 29, item 4): `lock --update` locked an unsigned module re-pushed
+/// under the tag ("locked …", exit 0), and the refusal came at fire time for
+/// everyone who pulled the lock. `lock` verifies before it writes; the old entry
+/// stays.
+#[test]
+fn lock_refuses_a_module_that_does_not_verify() {
+    let registry = Registry::start();
+    let p = Project::new();
+    let dir = p.dir().to_str().unwrap().to_owned();
+    let (team, team_public) = key_pair(&p, "team", 7);
+    let reference = registry.reference("acme/refused:1");
+    let signed = push(&p, guests::ECHO_POLICY, &reference);
+    sign(&p, &reference, &team);
+    user_key_for_acme(&p, &registry, &team_public);
+    settings_with(&p, source_hook(&reference));
+    ok(hookhost(&p, &["lock", "--project-dir", &dir]));
+    assert_eq!(locked_digest(&p, &reference), signed);
+
+    let unsigned = push(&p, guests::ECHO_POLICY_P1, &reference);
+    assert_ne!(unsigned, signed);
+    let update = hookhost(&p, &["lock", "--project-dir", &dir, "--update"]);
+    assert_eq!(update.code, 1, "{update:?}");
+    assert!(
+        update.stderr.contains("refused, not locked") && update.stderr.contains("team.pub"),
+        "{update:?}"
+    );
+    assert_eq!(locked_digest(&p, &reference), signed, "the old entry must stay");
+    assert_blocked(&fire(&p));
 }

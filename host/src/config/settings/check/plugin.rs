@@ -207,6 +207,7 @@ fn module_source(
     Some(ModuleSource {
         reference: reference.to_string(),
         verify_key,
+        required_key: None,
         digest: reference.digest.clone(),
         problem: None,
     })
