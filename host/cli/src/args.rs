@@ -122,6 +122,11 @@ pub(super) enum Command {
         /// Re-resolve tags that are already locked.
         #[arg(long)]
         update: bool,
+        /// Drop lock entries no hook of the settings read refers to (kept otherwise:
+        /// a lock run without `--claude-settings` must not wipe the Claude hooks'
+        /// entries).
+        #[arg(long)]
+        prune: bool,
         #[command(flatten)]
         registry: super::registry::RegistryArgs,
     },

@@ -116,8 +116,9 @@ fn run(command: Command) -> Outcome {
         Command::Lock {
             settings,
             update,
+            prune,
             registry,
-        } => registry::fetch(&settings, FetchMode::Lock { update }, &registry),
+        } => registry::fetch(&settings, FetchMode::Lock { update, prune }, &registry),
         Command::Install { settings, registry } => {
             registry::fetch(&settings, FetchMode::Install, &registry)
         }

@@ -102,6 +102,11 @@ pub fn fetch(settings: &SettingsArgs, mode: FetchMode, args: &RegistryArgs) -> O
             },
             reference.at_digest(digest),
         ),
+        Fetched::Kept { reference } => eprintln!(
+            "hookhost: kept {reference} in the lock: no hook of the settings read refers to it \
+             (did you mean to pass --claude-settings, --gemini-settings or --codex-settings? \
+             `hookhost lock --prune` drops it)"
+        ),
         Fetched::NotLocked { text } => eprintln!(
             "hookhost: {text}: not in {}; run `hookhost lock` to resolve it (and review the lock)",
             path.display()

@@ -22,6 +22,8 @@ pub enum FetchMode {
     Lock {
         /// Re-resolve tags that are already locked.
         update: bool,
+        /// Drop the old lock's entries that no reference names (kept otherwise).
+        prune: bool,
     },
     /// `hookhost install`: fetch exactly what the lock (or a digest in the
     /// reference) names; a tag without a lock entry is an error (a fresh clone gets
@@ -41,6 +43,12 @@ pub enum Fetched<'a> {
         digest: &'a str,
         /// The module's size in bytes.
         size: u64,
+    },
+    /// `lock`: an entry of the old lock that no reference of the settings read
+    /// names, kept (pass `prune` to drop it).
+    Kept {
+        /// The locked reference (tagged form).
+        reference: &'a str,
     },
     /// `install`: a tag the lock does not name.
     NotLocked {
@@ -87,7 +95,7 @@ pub async fn fetch(
     options: &ClientOptions,
     mut report: impl FnMut(Fetched<'_>),
 ) -> FetchOutcome {
-    let update = mode == FetchMode::Lock { update: true };
+    let update = matches!(mode, FetchMode::Lock { update: true, .. });
     let mut lock = LockFile {
         version: LOCK_VERSION,
         ..LockFile::default()
@@ -159,6 +167,21 @@ pub async fn fetch(
                 if let Some(entry) = old.modules.get(&key) {
                     lock.modules.insert(key, entry.clone());
                 }
+            }
+        }
+    }
+    if let FetchMode::Lock { prune: false, .. } = mode {
+        // A lock never silently loses entries: run without the flag that reads the
+        // Claude files, it would otherwise drop their hooks' modules.
+        let named: BTreeSet<String> = references
+            .iter()
+            .filter_map(|text| ModuleRef::parse(text).ok())
+            .map(|r| key_of(&r))
+            .collect();
+        for (key, entry) in &old.modules {
+            if !named.contains(key) && !lock.modules.contains_key(key) {
+                report(Fetched::Kept { reference: key });
+                lock.modules.insert(key.clone(), entry.clone());
             }
         }
     }

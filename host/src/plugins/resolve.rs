@@ -28,31 +28,37 @@ pub enum ResolveError {
     #[error(transparent)]
     Reference(#[from] ReferenceError),
     /// A tag needs the lock file, which cannot be used.
-    #[error("{source}; fix or delete it, then run `hookhost lock --project-dir {project_dir}`")]
+    #[error(
+        "{source}; fix or delete it, then run `hookhost lock --project-dir {project_dir}{flags}`"
+    )]
     Lock {
         /// Why the lock file cannot be used.
         source: Arc<LockError>,
         /// The project directory.
         project_dir: PathBuf,
+        /// The settings flags that read the hook's file (` --claude-settings` …).
+        flags: String,
     },
     /// The tag is not in the lock file.
     #[error(
         "not in {lock_file} (a tag is used only once locked); \
-         run `hookhost lock --project-dir {project_dir}`"
+         run `hookhost lock --project-dir {project_dir}{flags}`"
     )]
     NotLocked {
         /// The lock file.
         lock_file: PathBuf,
         /// The project directory.
         project_dir: PathBuf,
+        /// The settings flags that read the hook's file (` --claude-settings` …).
+        flags: String,
     },
     /// The module store cannot be used.
     #[error(transparent)]
     Store(Arc<StoreError>),
     /// The manifest or the module is not in the store.
     #[error(
-        "{digest} is not in the module store; fetch it with `hookhost plugin pull {pinned}` \
-         or `hookhost lock --project-dir {project_dir}`"
+        "{digest} is not in the module store; fetch it with `hookhost install --project-dir \
+         {project_dir}{flags}` (every locked module) or `hookhost plugin pull {pinned}`"
     )]
     NotStored {
         /// The manifest digest (also when the module is what is missing).
@@ -61,6 +67,8 @@ pub enum ResolveError {
         pinned: Box<ModuleRef>,
         /// The project directory.
         project_dir: PathBuf,
+        /// The settings flags that read the hook's file (` --claude-settings` …).
+        flags: String,
     },
     /// The manifest or the module in the store cannot be used (corrupt …).
     #[error("{source}; fetch it again with `hookhost plugin pull {pinned}`")]
@@ -95,6 +103,7 @@ type Opened<T, E> = Result<T, Arc<E>>;
 pub fn resolve_entries(entries: &mut [HookEntry], rules: &[VerifyRule], project_dir: &Path) {
     let mut context: Option<(Opened<LockFile, LockError>, Opened<ModuleStore, StoreError>)> = None;
     for entry in entries {
+        let flags = settings_flags(&entry.source);
         let HookKind::Plugin(config) = &mut entry.spec.kind else {
             continue;
         };
@@ -112,8 +121,38 @@ pub fn resolve_entries(entries: &mut [HookEntry], rules: &[VerifyRule], project_
                 ModuleStore::open_default().map_err(Arc::new),
             )
         });
-        resolve(config, lock.as_ref(), store.as_ref(), project_dir);
+        resolve(config, lock.as_ref(), store.as_ref(), project_dir, &flags);
     }
+}
+
+/// The flags a `hookhost lock` / `install` needs to read the file `source` is (so
+/// that a hint, run verbatim, fixes the problem instead of writing a lock without
+/// that file's modules).
+fn settings_flags(source: &crate::config::SettingsSource) -> String {
+    use crate::config::{SettingsFormat, SourceKind};
+    if let Some(root) = &source.plugin_root {
+        return format!(" --claude-plugin {}", shell_word(&root.to_string_lossy()));
+    }
+    let scope = match source.format {
+        SettingsFormat::Claude => " --claude-settings",
+        SettingsFormat::Gemini if !matches!(source.kind, SourceKind::Explicit) => {
+            " --gemini-settings"
+        }
+        SettingsFormat::Codex => " --codex-settings",
+        _ => "",
+    };
+    match source.kind {
+        SourceKind::Explicit if source.plugin_root.is_none() => format!(
+            " --settings {}{scope}",
+            shell_word(&source.path.to_string_lossy())
+        ),
+        _ => scope.to_owned(),
+    }
+}
+
+/// `word` quoted for a shell when it needs it.
+fn shell_word(word: &str) -> String {
+    shlex::try_quote(word).map_or_else(|_| word.to_owned(), |q| q.into_owned())
 }
 
 /// Resolves one plugin: sets its `path`, `sha256` and `source.digest`, or its
@@ -123,11 +162,12 @@ pub fn resolve(
     lock: Result<&LockFile, &Arc<LockError>>,
     store: Result<&ModuleStore, &Arc<StoreError>>,
     project_dir: &Path,
+    flags: &str,
 ) {
     let Some(source) = config.source.as_mut() else {
         return;
     };
-    let outcome = locate(source, lock, store, project_dir);
+    let outcome = locate(source, lock, store, project_dir, flags);
     match outcome {
         Ok(module) => {
             if config.sha256.is_some_and(|pin| pin != module.sha256) {
@@ -153,6 +193,7 @@ fn locate(
     lock: Result<&LockFile, &Arc<LockError>>,
     store: Result<&ModuleStore, &Arc<StoreError>>,
     project_dir: &Path,
+    flags: &str,
 ) -> Result<Located, ResolveError> {
     let reference = ModuleRef::parse(&source.reference)?;
     let digest = match &reference.digest {
@@ -161,6 +202,7 @@ fn locate(
             let lock = lock.map_err(|e| ResolveError::Lock {
                 source: Arc::clone(e),
                 project_dir: project_dir.to_path_buf(),
+                flags: flags.to_owned(),
             })?;
             lock.modules
                 .get(&reference.tagged())
@@ -168,6 +210,7 @@ fn locate(
                 .ok_or_else(|| ResolveError::NotLocked {
                     lock_file: lock_path(project_dir),
                     project_dir: project_dir.to_path_buf(),
+                    flags: flags.to_owned(),
                 })?
         }
     };
@@ -179,6 +222,7 @@ fn locate(
             digest: digest.clone(),
             pinned: pinned.clone(),
             project_dir: project_dir.to_path_buf(),
+            flags: flags.to_owned(),
         },
         other => ResolveError::Stored {
             source: other,
@@ -226,6 +270,7 @@ mod tests {
                 problem: "version 9 is not supported (expected 1)".to_owned(),
             }),
             project_dir: project_dir.clone(),
+            flags: String::new(),
         };
         assert_eq!(
             lock.to_string(),
@@ -235,22 +280,25 @@ mod tests {
         let not_locked = ResolveError::NotLocked {
             lock_file: project_dir.join("hookhost.lock"),
             project_dir: project_dir.clone(),
+            flags: " --claude-settings".to_owned(),
         };
         assert_eq!(
             not_locked.to_string(),
             "not in /work/project/hookhost.lock (a tag is used only once locked); run \
-             `hookhost lock --project-dir /work/project`"
+             `hookhost lock --project-dir /work/project --claude-settings`"
         );
         let not_stored = ResolveError::NotStored {
             digest: digest.clone(),
             pinned: pinned.clone(),
             project_dir,
+            flags: String::new(),
         };
         assert_eq!(
             not_stored.to_string(),
             format!(
-                "{digest} is not in the module store; fetch it with `hookhost plugin pull \
-                 oci://ghcr.io/acme/scan:1@{digest}` or `hookhost lock --project-dir /work/project`"
+                "{digest} is not in the module store; fetch it with `hookhost install \
+                 --project-dir /work/project` (every locked module) or `hookhost plugin pull \
+                 oci://ghcr.io/acme/scan:1@{digest}`"
             )
         );
         let stored = ResolveError::Stored {

@@ -271,9 +271,13 @@ impl HookSystem {
             if let crate::config::HookKind::Plugin(p) = &registered.hook.entry.spec.kind
                 && let Some(source) = &p.source
             {
-                keys.entry(source.reference.clone())
-                    .or_default()
-                    .extend(source.required_key.iter().chain(&source.verify_key).cloned());
+                keys.entry(source.reference.clone()).or_default().extend(
+                    source
+                        .required_key
+                        .iter()
+                        .chain(&source.verify_key)
+                        .cloned(),
+                );
             }
         }
         keys

@@ -229,3 +229,51 @@ fn lock_walks_every_event_of_every_dialect() {
     ok(hookhost(&p, &["lock", "--project-dir", &dir]));
     assert_eq!(locked_digest(&p, &claude_only), pushed);
 }
+
+/// Seen (issue 29, item 3): for a hook in `.claude/settings.json` the hint said
+/// `hookhost lock --project-dir …` without `--claude-settings`; run verbatim it
+/// wrote `"modules": {}` and deleted the committed entry. The hint now names the
+/// flag (and is run verbatim here), and a lock run without it keeps the entry.
+#[test]
+fn the_lock_hint_run_verbatim_fixes_it_and_a_lock_never_silently_loses_entries() {
+    let registry = Registry::start();
+    let p = Project::new();
+    let reference = registry.reference("acme/echo:hint");
+    let pushed = push(&p, guests::ECHO_POLICY, &reference);
+    p.write(
+        ".claude/settings.json",
+        json!({"hooks": {"PreToolUse": [{"hooks": [source_hook(&reference)]}]}}).to_string(),
+    );
+    let dir = p.dir().to_str().unwrap().to_owned();
+    let fired = hookhost(
+        &p,
+        &[
+            "fire",
+            "PreToolUse",
+            "--project-dir",
+            &dir,
+            "--claude-settings",
+        ],
+    );
+    let out = fired.stdout_text();
+    let hint = out
+        .split("run `")
+        .nth(1)
+        .and_then(|rest| rest.split('`').next())
+        .unwrap_or_else(|| panic!("no hint in {out}"));
+    assert!(hint.contains("--claude-settings"), "{hint}");
+    let words: Vec<&str> = hint.split_whitespace().collect();
+    assert_eq!(words[0], "hookhost");
+    ok(hookhost(&p, &words[1..]));
+    assert_eq!(locked_digest(&p, &reference), pushed);
+
+    // Without the flag the Claude file is not read: the entry is kept, said.
+    let plain = ok(hookhost(&p, &["lock", "--project-dir", &dir]));
+    assert!(
+        plain.stderr.contains("kept") && plain.stderr.contains("--claude-settings"),
+        "{plain:?}"
+    );
+    assert_eq!(locked_digest(&p, &reference), pushed);
+    ok(hookhost(&p, &["lock", "--project-dir", &dir, "--prune"]));
+    assert!(!p.read(".llxprt/hookhost.lock").contains("acme/echo:hint"));
+}

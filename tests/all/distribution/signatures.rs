@@ -174,7 +174,11 @@ fn a_repository_cannot_replace_the_required_key() {
         json!({"type": "plugin", "source": format!("{reference}@{digest}"), "verify": {"key": attacker_public}}),
     );
     let fired = fire(&p);
-    assert_ne!(fired.code, 2, "the attacker-signed module ran: {}", fired.out);
+    assert_ne!(
+        fired.code, 2,
+        "the attacker-signed module ran: {}",
+        fired.out
+    );
     let errors = fired.out["errors"].to_string();
     assert!(
         errors.contains("signature invalid") || errors.contains("no signature"),
@@ -209,6 +213,10 @@ fn lock_refuses_a_module_that_does_not_verify() {
         update.stderr.contains("refused, not locked") && update.stderr.contains("team.pub"),
         "{update:?}"
     );
-    assert_eq!(locked_digest(&p, &reference), signed, "the old entry must stay");
+    assert_eq!(
+        locked_digest(&p, &reference),
+        signed,
+        "the old entry must stay"
+    );
     assert_blocked(&fire(&p));
 }
