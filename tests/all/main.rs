@@ -31,6 +31,7 @@ mod plugin;
 mod plugin_loading;
 mod process;
 mod reliability;
+mod remote;
 mod scaffold;
 mod schema;
 mod security;

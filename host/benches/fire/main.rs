@@ -17,10 +17,12 @@
 //! - `fanout/*`: 1, 8 and 32 plugin hooks on one event, parallel and sequential;
 //!   `fanout/wasmtime_{parallel,sequential}/8`: 8 calls of wasmtime alone, spawned
 //!   on the runtime or one after another — the floor of the fan-out;
-//! - `background/*`: three `async` hooks of 1 s each, timed until the fire returns.
+//! - `background/*`: three `async` hooks of 1 s each, timed until the fire returns;
+//! - `http/*`: the policy as an `http` hook to a server on 127.0.0.1 (`hook`) next
+//!   to `bare`, the same POST by a hand-written client: the server's own time.
 //!
 //! One file per group (`no_match.rs`, `plugin.rs`, `floor.rs`, `command.rs`,
-//! `fanout.rs`, `background.rs`); `alloc.rs` counts allocations, `bare.rs` runs the policy on
+//! `fanout.rs`, `background.rs`, `http.rs`); `alloc.rs` counts allocations, `bare.rs` runs the policy on
 //! wasmtime alone (for `floor` and `fanout`), `../support` holds the fixtures shared
 //! with the `process` bench. The groups run in the order of `criterion_group!` below
 //! (`command` starts the reaper for the rest of the process: the groups after it
@@ -41,6 +43,7 @@ mod bare;
 mod command;
 mod fanout;
 mod floor;
+mod http;
 mod no_match;
 mod plugin;
 
@@ -83,6 +86,7 @@ criterion_group!(
     floor::floor,
     command::command,
     fanout::fanout,
-    background::background
+    background::background,
+    http::http
 );
 criterion_main!(benches);

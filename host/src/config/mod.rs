@@ -24,8 +24,8 @@ pub use diagnostic::{Diagnostic, Severity};
 pub use discover::{Compat, discover, discovery_locations};
 pub use expand::PROJECT_DIR_VARS;
 pub use spec::{
-    CommandConfig, HookSpec, Execution, FailurePolicy, HookKind, HookMode, HttpConfig, ModuleSource,
-    PluginConfig, PromptConfig, Shell, VerifyRule,
+    CommandConfig, Execution, FailurePolicy, HookKind, HookMode, HookModel, HookSpec, HttpConfig,
+    HttpUrlAllowList, ModelProvider, ModuleSource, PluginConfig, PromptConfig, Shell, VerifyRule,
 };
 // What only the Wasm runner reads.
 #[cfg(feature = "plugins")]
@@ -76,6 +76,12 @@ pub struct LoadedSettings {
     pub switched_off: Vec<Diagnostic>,
     /// `tools.verifyPlugins` of the user's own files (user, system, explicit).
     pub verify_rules: Vec<VerifyRule>,
+    /// `tools.allowedHttpHookUrls` of the user's own files, their lists merged;
+    /// `None` when none sets it (no restriction). A repository cannot widen it.
+    pub http_url_allow_list: Option<HttpUrlAllowList>,
+    /// `tools.hookModel` of the highest-priority file of the user's own that sets
+    /// it: the endpoint prompt hooks ask.
+    pub hook_model: Option<HookModel>,
 }
 
 impl LoadedSettings {
@@ -133,6 +139,7 @@ impl LoadedSettings {
             } else {
                 loaded.verify_rules.append(&mut parsed.verify_rules);
             }
+            remote_hook_settings(&source, &mut parsed, &mut loaded);
             switches.push(layer::FileSwitches::take(&source, &mut parsed));
             loaded.entries.extend(parsed.entries);
             loaded.diagnostics.extend(parsed.diagnostics);
@@ -160,4 +167,41 @@ fn serve_limits(source: &SettingsSource, limits: ServeLimits, loaded: &mut Loade
     let current = &mut loaded.serve;
     current.max_in_flight = current.max_in_flight.or(limits.max_in_flight);
     current.max_processes = current.max_processes.or(limits.max_processes);
+}
+
+/// Takes `tools.allowedHttpHookUrls` (merged) and `tools.hookModel` (the first
+/// found, files being read highest priority first) from a file of the user's own.
+/// A repository's are ignored with a warning: its allow-list would widen the
+/// user's, and its endpoint would receive every prompt hook's input, with the
+/// user's API key.
+fn remote_hook_settings(
+    source: &SettingsSource,
+    parsed: &mut settings::ParsedSettings,
+    loaded: &mut LoadedSettings,
+) {
+    let urls = parsed.allowed_http_hook_urls.take();
+    let model = parsed.hook_model.take();
+    if source.is_repository_scope() {
+        for (set, key) in [
+            (urls.is_some(), "tools.allowedHttpHookUrls"),
+            (model.is_some(), "tools.hookModel"),
+        ] {
+            if set {
+                loaded.diagnostics.push(Diagnostic::warning(format!(
+                    "{source}: {key}: ignored here; only user, system or explicit settings can set it"
+                )));
+            }
+        }
+        return;
+    }
+    if let Some(mut patterns) = urls {
+        loaded
+            .http_url_allow_list
+            .get_or_insert_with(HttpUrlAllowList::default)
+            .patterns
+            .append(&mut patterns);
+    }
+    if loaded.hook_model.is_none() {
+        loaded.hook_model = model;
+    }
 }

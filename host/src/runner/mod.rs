@@ -6,6 +6,10 @@
 //! subprocess and for a Wasm guest, so the two types cannot drift apart — and
 //! [`apply_policy`] applies the hook's settings (dialect, failure policy, monitor
 //! mode) to it.
+//!
+//! `http` and `prompt` hooks report in the same terms: a 2xx body is an exit-0
+//! stdout, a model's block an exit 2 with the reason on stderr, and a request that
+//! got no usable answer a [`HookFailure`].
 
 mod capture;
 mod command;
@@ -16,6 +20,8 @@ mod function;
 mod http;
 mod prompt;
 mod runnable;
+#[cfg(feature = "http")]
+mod web;
 mod interpret;
 mod policy;
 pub mod reaper;
@@ -40,7 +46,11 @@ pub use runnable::{RunnableHook, Runner};
 pub use interpret::interpret;
 pub use policy::apply_policy;
 
-use crate::config::PROJECT_DIR_VARS;
+use crate::config::{HookModel, PROJECT_DIR_VARS};
+
+/// Why an `http` or `prompt` hook fails in a build without an HTTP client.
+#[cfg(not(feature = "http"))]
+const NO_HTTP: &str = "hookhost was built without http support (feature \"http\")";
 
 /// How a hook ended.
 #[derive(Debug, Clone, PartialEq)]
@@ -95,6 +105,10 @@ pub struct RunContext {
     pub output_cap: usize,
     /// More variables for command hooks only (`CLAUDE_ENV_FILE`).
     pub command_env: Vec<(String, String)>,
+    /// `tools.hookModel` of the user's settings: the endpoint prompt hooks ask
+    /// (without it, the environment's).
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub hook_model: Option<HookModel>,
 }
 
 impl RunContext {
@@ -109,6 +123,7 @@ impl RunContext {
             project_dir,
             output_cap,
             command_env: Vec::new(),
+            hook_model: None,
         }
     }
 }

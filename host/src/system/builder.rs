@@ -7,12 +7,13 @@ use std::sync::Arc;
 
 use super::HookSystem;
 use crate::config::{
-    Compat, Diagnostic, HookEntry, HookKind, LoadedSettings, SettingsLocation, SettingsSource,
+    Compat, Diagnostic, HookEntry, HookKind, HttpUrlAllowList, LoadedSettings, SettingsLocation,
+    SettingsSource,
 };
 use crate::event::{EVENT_COUNT, HookEvent};
 use crate::planner::{EventHooks, Registration};
 use crate::plugins::{self, EngineOptions};
-use crate::runner::{DEFAULT_OUTPUT_CAP, RunContext, RunnableHook, Runner};
+use crate::runner::{DEFAULT_OUTPUT_CAP, HookFailure, RunContext, RunnableHook, Runner};
 use crate::trace::TraceSink;
 use crate::trust::gate::TrustGate;
 
@@ -230,7 +231,14 @@ impl HookSystemBuilder {
             .filter(|entry| gate.admits(entry, &mut diagnostics))
             .collect();
         let engine = plugins::engine(enabled, &admitted, &self.engine, self.only_event.is_some());
-        let (events, others) = register(admitted, &engine, &project_dir, &mut diagnostics);
+        let allow_list = settings.http_url_allow_list.as_ref();
+        let (events, others) = register(
+            admitted,
+            &engine,
+            allow_list,
+            &project_dir,
+            &mut diagnostics,
+        );
         plugins::report(&engine, &mut diagnostics);
         let watched = watched_paths(&self.settings, &project_dir, &settings.sources);
         let functions = super::functions::SessionHooks::default();
@@ -244,6 +252,7 @@ impl HookSystemBuilder {
         }
         let session_id = self.session_id.unwrap_or_else(generate_session_id);
         let mut ctx = RunContext::new(project_dir, self.output_cap);
+        ctx.hook_model = settings.hook_model;
         let env_file = crate::env_file::for_session(&events, &session_id, &mut diagnostics);
         if let Some(path) = &env_file {
             ctx.command_env.push((
@@ -281,6 +290,7 @@ impl HookSystemBuilder {
 fn register(
     admitted: Vec<HookEntry>,
     engine: &plugins::Engine,
+    allow_list: Option<&HttpUrlAllowList>,
     project_dir: &Path,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> (Events, Others) {
@@ -290,6 +300,9 @@ fn register(
         let runner = match &entry.spec.kind {
             HookKind::Plugin(config) => {
                 plugins::load(engine, config, &entry, project_dir, diagnostics)
+            }
+            HookKind::Http(config) if allow_list.is_some_and(|list| !list.admits(&config.url)) => {
+                refused_url(&entry, &config.url, diagnostics)
             }
             kind => Runner::build(kind, &entry),
         };
@@ -315,6 +328,20 @@ fn register(
         .map(|(name, list)| (name, EventHooks::new(list)))
         .collect();
     (per_event.map(EventHooks::new), others)
+}
+
+/// The runner of an http hook whose URL `tools.allowedHttpHookUrls` does not
+/// admit: kept, so that every fire names it (and its `failurePolicy` applies), and
+/// reported once at load.
+fn refused_url(entry: &HookEntry, url: &str, diagnostics: &mut Vec<Diagnostic>) -> Runner {
+    let why = format!(
+        "URL {url} is not admitted by tools.allowedHttpHookUrls of your user or system settings"
+    );
+    diagnostics.push(Diagnostic::unenforced(format!(
+        "{}: {}: http hook {:?}: {why}; the hook is not run (every fire reports it)",
+        entry.source, entry.location, entry.spec.name
+    )));
+    Runner::Broken(HookFailure::NotRun(why))
 }
 
 /// The hooks of every known event, indexed by [`HookEvent::index`].

@@ -12,8 +12,11 @@
 //! * `run` — running the CLI with a hang limit: [`Run`], [`Fired`];
 //! * `process` — processes and memory seen through `/proc`, bounded waits, sampling;
 //! * `server` — [`Server`]: `hookhost serve` over stdin and stdout;
+//! * `endpoint` — [`Endpoint`]: an HTTP server on 127.0.0.1 that records what
+//!   http and prompt hooks send it;
 //! * `registry` — [`Registry`]: a real OCI registry.
 
+mod endpoint;
 mod process;
 mod project;
 mod registry;
@@ -25,6 +28,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+pub use endpoint::{Endpoint, Reply};
 pub use process::{
     MaxSampler, eventually, kill_pid, process_alive, processes_with, read_pid, rss_kib, wait_gone,
 };

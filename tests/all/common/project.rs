@@ -153,6 +153,22 @@ impl Project {
             .env_remove("LLXPRT_PROJECT_DIR")
             .env_remove("GEMINI_PROJECT_DIR")
             .env_remove("CLAUDE_PROJECT_DIR");
+        // Prompt hooks ask the endpoint these name: no test reaches a real model. And
+        // http hooks go to 127.0.0.1 directly, not through a proxy of the machine's.
+        for variable in [
+            "ANTHROPIC_BASE_URL",
+            "ANTHROPIC_API_KEY",
+            "OPENAI_BASE_URL",
+            "OPENAI_API_KEY",
+            "HTTP_PROXY",
+            "HTTPS_PROXY",
+            "ALL_PROXY",
+            "http_proxy",
+            "https_proxy",
+            "all_proxy",
+        ] {
+            command.env_remove(variable);
+        }
         command
     }
 

@@ -38,7 +38,7 @@ use serde_json::Value;
 pub use self::shape::settings_schema;
 pub(crate) use self::check::command::powershell;
 use super::diagnostic::Diagnostic;
-use super::spec::{HookSpec, VerifyRule};
+use super::spec::{HookModel, HookSpec, VerifyRule};
 use super::source::{SettingsFormat, SettingsSource};
 use crate::dialect::Dialect;
 use crate::event::HookEvent;
@@ -94,6 +94,10 @@ pub struct ParsedSettings {
     pub serve: ServeLimits,
     /// `tools.verifyPlugins`: signature keys per reference prefix.
     pub verify_rules: Vec<VerifyRule>,
+    /// `tools.allowedHttpHookUrls`, when the file sets it.
+    pub allowed_http_hook_urls: Option<Vec<String>>,
+    /// `tools.hookModel`, when the file sets a usable one.
+    pub hook_model: Option<HookModel>,
 }
 
 /// The limits of `hookhost serve` a settings file may set (`"serve": {"maxInFlight":

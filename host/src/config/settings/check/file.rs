@@ -1,6 +1,7 @@
 //! Check of the top level of a settings file: the switches (`tools.*`,
 //! `hooksConfig`, `hooks.enabled` / `hooks.disabled`, `disableAllHooks`), the limits of
-//! `serve` and the `tools.verifyPlugins` rules, read from their shapes in
+//! `serve`, the `tools.verifyPlugins` rules, `tools.allowedHttpHookUrls` and
+//! `tools.hookModel`, read from their shapes in
 //! [`shape::file`](crate::config::settings::shape::file) into [`ParsedSettings`]. The
 //! hooks themselves are checked by [`super::event`].
 
@@ -10,12 +11,12 @@ use super::report::{Report, show};
 use crate::config::settings::shape::event::Events;
 use crate::config::settings::shape::field::{Field, Section, known_keys};
 use crate::config::settings::shape::file::{
-    HooksConfig, Serve, SettingsFile, Tools, VerifyRuleSettings,
+    HookModelSettings, HooksConfig, Serve, SettingsFile, Tools, VerifyRuleSettings,
 };
 use crate::config::settings::shape::value::Count;
 use crate::config::settings::{ParsedSettings, ServeLimits};
 use crate::config::source::SettingsFormat;
-use crate::config::spec::VerifyRule;
+use crate::config::spec::{HookModel, VerifyRule};
 use crate::distribution::reference::SCHEME;
 
 /// Reads the switches and limits of `file` (whose unknown top-level keys are
@@ -50,6 +51,8 @@ pub(super) fn read(
         sticky_hook_blocks,
         hook_fail_closed,
         verify_plugins,
+        allowed_http_hook_urls,
+        hook_model,
     } = tools;
 
     parsed.require_trust = require_trust(report, require_hook_trust);
@@ -60,6 +63,16 @@ pub(super) fn read(
         max_processes: limit(report, "serve.maxProcesses", serve.max_processes),
     };
     parsed.verify_rules = verify_rules(report, verify_plugins);
+    parsed.allowed_http_hook_urls = report
+        .take(
+            "tools.allowedHttpHookUrls",
+            allowed_http_hook_urls,
+            "an array of URL patterns",
+        )
+        .ok()
+        .flatten()
+        .flatten();
+    parsed.hook_model = self::hook_model(report, hook_model);
     let from_tools = match tools_wrong {
         Some(value) => Err(value),
         None => Ok(enable_hooks),
@@ -261,4 +274,101 @@ fn verify_rules(
         }
     }
     parsed
+}
+
+/// `tools.hookModel`: `{"provider", "baseUrl"?, "model"?, "apiKeyEnv"?}`. A wrong
+/// one is reported and ignored whole: a prompt hook must not ask an endpoint other
+/// than the one meant.
+fn hook_model(report: &mut Report<'_>, section: Section<HookModelSettings>) -> Option<HookModel> {
+    let at = "tools.hookModel";
+    let (settings, unknown) = match section {
+        Section::Absent => return None,
+        Section::Wrong(value) => {
+            report.error(
+                at,
+                format!(
+                    "expected {{\"provider\": \"anthropic\" | \"openai\", \"baseUrl\", \"model\", \
+                     \"apiKeyEnv\"}}, got {}; it is ignored",
+                    show(&value)
+                ),
+            );
+            return None;
+        }
+        Section::Ok(settings, unknown) => (settings, unknown),
+    };
+    let mut ok = true;
+    for key in &unknown {
+        report.error(
+            &format!("{at}.{key}"),
+            "unknown key (known: provider, baseUrl, model, apiKeyEnv); tools.hookModel is ignored",
+        );
+        ok = false;
+    }
+    let provider = match settings.provider {
+        Field::Ok(provider) => Some(provider),
+        Field::Absent => {
+            report.error(
+                &format!("{at}.provider"),
+                "missing (required: \"anthropic\" or \"openai\"); tools.hookModel is ignored",
+            );
+            None
+        }
+        Field::Wrong(value) => {
+            report.error(
+                &format!("{at}.provider"),
+                format!(
+                    "expected \"anthropic\" or \"openai\", got {}; tools.hookModel is ignored",
+                    show(&value)
+                ),
+            );
+            None
+        }
+    };
+    let mut text = |key: &str, field: Field<String>, valid: fn(&str) -> bool, expected: &str| {
+        let at = format!("{at}.{key}");
+        match field {
+            Field::Absent => None,
+            Field::Ok(value) if valid(value.trim()) => Some(value.trim().to_owned()),
+            Field::Ok(value) => {
+                report.error(&at, format!("expected {expected}, got {value:?}; tools.hookModel is ignored"));
+                ok = false;
+                None
+            }
+            Field::Wrong(value) => {
+                report.error(&at, format!("expected {expected}, got {}; tools.hookModel is ignored", show(&value)));
+                ok = false;
+                None
+            }
+        }
+    };
+    let base_url = text(
+        "baseUrl",
+        settings.base_url,
+        |v| v.starts_with("http://") || v.starts_with("https://"),
+        "an http:// or https:// URL",
+    );
+    let model = text("model", settings.model, |v| !v.is_empty(), "a model name");
+    let api_key_env = text(
+        "apiKeyEnv",
+        settings.api_key_env,
+        is_variable_name,
+        "an environment variable's name",
+    );
+    let provider = provider.filter(|_| ok)?;
+    Some(HookModel {
+        provider,
+        base_url,
+        model,
+        api_key_env,
+    })
+}
+
+/// A name a shell would take as a variable's: a letter or `_`, then letters,
+/// digits or `_`.
+fn is_variable_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }

@@ -9,6 +9,7 @@ use serde::Deserialize;
 use super::event::Events;
 use super::field::{Field, Section};
 use super::value::Count;
+use crate::config::spec::ModelProvider;
 
 /// The parts of an LLxprt Code / Gemini CLI settings file that hookhost reads. Other
 /// top-level keys are allowed and ignored. hookhost itself only warns about unknown
@@ -54,6 +55,39 @@ pub(crate) struct Tools {
     /// cosign-compatible signature of its manifest digest verifies with `key` (a hook's
     /// own `verify` takes precedence; the longest prefix wins).
     pub(crate) verify_plugins: Field<Option<Vec<Section<VerifyRuleSettings>>>>,
+    /// URL patterns http hooks may target, as Claude Code's allowedHttpHookUrls: `*`
+    /// matches any run of characters, a pattern must match the whole URL
+    /// ("https://hooks.example.com/*", "http://127.0.0.1:*"). Honoured in user,
+    /// system and explicit settings, whose lists merge; a repository's is ignored.
+    /// Absent: no restriction; []: no http hook runs.
+    pub(crate) allowed_http_hook_urls: Field<Option<Vec<String>>>,
+    /// The model endpoint prompt hooks ask (honoured in user, system and explicit
+    /// settings; the highest-priority file that sets it wins). Without it:
+    /// ANTHROPIC_BASE_URL / ANTHROPIC_API_KEY, else OPENAI_BASE_URL / OPENAI_API_KEY
+    /// from the environment.
+    pub(crate) hook_model: Section<HookModelSettings>,
+}
+
+/// `tools.hookModel`: the endpoint of prompt hooks.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(default, rename_all = "camelCase")]
+#[schemars(deny_unknown_fields, extend("required" = ["provider"]))]
+pub(crate) struct HookModelSettings {
+    /// "anthropic" (the Messages API) or "openai" (chat completions, which many
+    /// local model servers speak too).
+    pub(crate) provider: Field<ModelProvider>,
+    /// The API's base URL; default https://api.anthropic.com (anthropic) or
+    /// https://api.openai.com/v1 (openai). A trailing /v1 may be given or not.
+    #[schemars(regex(pattern = r"^https?://"))]
+    pub(crate) base_url: Field<String>,
+    /// The model of prompt hooks that name none; default claude-haiku-4-5
+    /// (anthropic) or gpt-4o-mini (openai).
+    #[schemars(regex(pattern = r"\S"))]
+    pub(crate) model: Field<String>,
+    /// The environment variable holding the API key; default ANTHROPIC_API_KEY
+    /// (anthropic) or OPENAI_API_KEY (openai).
+    #[schemars(regex(pattern = r"^[A-Za-z_][A-Za-z0-9_]*$"))]
+    pub(crate) api_key_env: Field<String>,
 }
 
 /// One `tools.verifyPlugins` rule.
