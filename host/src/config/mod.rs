@@ -11,6 +11,7 @@ mod detect;
 mod diagnostic;
 mod discover;
 mod expand;
+mod remote;
 mod spec;
 mod layer;
 mod settings;
@@ -23,9 +24,10 @@ pub use detect::{is_hookhost_itself, missing_program};
 pub use diagnostic::{Diagnostic, Severity};
 pub use discover::{Compat, discover, discovery_locations};
 pub use expand::PROJECT_DIR_VARS;
+pub use remote::{HookModel, HttpUrlAllowList, ModelProvider};
 pub use spec::{
-    CommandConfig, Execution, FailurePolicy, HookKind, HookMode, HookModel, HookSpec, HttpConfig,
-    HttpUrlAllowList, ModelProvider, ModuleSource, PluginConfig, PromptConfig, Shell, VerifyRule,
+    CommandConfig, Execution, FailurePolicy, HookKind, HookMode, HookSpec, HttpConfig, ModuleSource,
+    PluginConfig, PromptConfig, Shell, VerifyRule,
 };
 // What only the Wasm runner reads.
 #[cfg(feature = "plugins")]

@@ -16,7 +16,8 @@ use crate::config::settings::shape::file::{
 use crate::config::settings::shape::value::Count;
 use crate::config::settings::{ParsedSettings, ServeLimits};
 use crate::config::source::SettingsFormat;
-use crate::config::spec::{HookModel, VerifyRule};
+use crate::config::remote::HookModel;
+use crate::config::spec::VerifyRule;
 use crate::distribution::reference::SCHEME;
 
 /// Reads the switches and limits of `file` (whose unknown top-level keys are

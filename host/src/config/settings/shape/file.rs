@@ -9,7 +9,7 @@ use serde::Deserialize;
 use super::event::Events;
 use super::field::{Field, Section};
 use super::value::Count;
-use crate::config::spec::ModelProvider;
+use crate::config::remote::ModelProvider;
 
 /// The parts of an LLxprt Code / Gemini CLI settings file that hookhost reads. Other
 /// top-level keys are allowed and ignored. hookhost itself only warns about unknown
