@@ -33,6 +33,7 @@ mod scaffold;
 mod schema;
 mod security;
 mod serve;
+mod serve_http;
 mod settings;
 mod soak;
 mod trust;

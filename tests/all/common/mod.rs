@@ -12,8 +12,10 @@
 //! * `run` — running the CLI with a hang limit: [`Run`], [`Fired`];
 //! * `process` — processes and memory seen through `/proc`, bounded waits, sampling;
 //! * `server` — [`Server`]: `hookhost serve` over stdin and stdout;
+//! * `http` — [`HttpServer`]: `hookhost serve --http`, and a raw HTTP/1.1 client;
 //! * `registry` — [`Registry`]: a real OCI registry.
 
+mod http;
 mod process;
 mod project;
 mod registry;
@@ -25,6 +27,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+pub use http::{HttpReply, HttpServer, TOKEN, post_bytes, request, signal_term, token_file};
 pub use process::{
     MaxSampler, eventually, kill_pid, process_alive, processes_with, read_pid, rss_kib, wait_gone,
 };
