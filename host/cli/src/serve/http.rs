@@ -18,7 +18,8 @@
 //!   one line: `hookhost: listening on http://ADDR`.
 //! * `--max-in-flight` caps the requests fired at once over all connections (a
 //!   client may open many); the others wait in FIFO order before their body is
-//!   read. At most [`MAX_CONNECTIONS`](super::listener::MAX_CONNECTIONS) connections are served at once.
+//!   read. At most [`MAX_CONNECTIONS`](super::listener::MAX_CONNECTIONS)
+//!   connections are served at once; one idle for [`HEADER_TIMEOUT`] is closed.
 //! * SIGTERM or SIGINT: stop accepting, let in-flight requests finish and be
 //!   answered (idle keep-alive connections are closed), exit 0. A client that
 //!   goes away mid-request ends only its own connection.
@@ -285,12 +286,13 @@ async fn handle(request: Request<Incoming>, state: &State) -> Response<Full<Byte
     if declared.is_some_and(|n| n > MAX_BODY as u64) {
         return too_large();
     }
+    // In flight from here: a drain waits for a request queued for a slot too.
+    let _in_flight = state.tracker.enter();
     // Waiting for a slot before reading the body bounds the memory held by bodies
     // to `--max-in-flight` of them, as the line servers stop reading.
     let Ok(_permit) = Arc::clone(&state.permits).acquire_owned().await else {
         return error(StatusCode::SERVICE_UNAVAILABLE, "INTERNAL", "shutting down");
     };
-    let _in_flight = state.tracker.enter();
     let body = Limited::new(request.into_body(), MAX_BODY).collect();
     let body = match tokio::time::timeout(BODY_TIMEOUT, body).await {
         Ok(Ok(body)) => body.to_bytes(),

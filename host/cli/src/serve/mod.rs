@@ -113,7 +113,15 @@ pub async fn run(builder: HookSystemBuilder, requested: Requested) -> anyhow::Re
     }
     let reloader = tokio::spawn(reload::reload_loop(builder, system.clone()));
     let served = match (http, &requested.listen) {
-        (Some(bound), _) => http::serve(system, &options, bound, &mut term).await,
+        (Some(bound), _) => {
+            // On a runtime worker, not the thread in `block_on`: a connection task
+            // spawned from a worker starts on that worker (tokio's LIFO slot)
+            // without waking another thread — on these VMs a wake-up of an idle
+            // thread is a large part of a round trip (docs/PERFORMANCE.md, 5b).
+            let options = options.clone();
+            tokio::spawn(async move { http::serve(system, &options, bound, &mut term).await })
+                .await?
+        }
         (None, Listen::Socket(path)) => socket::serve(system, &options, path, &mut term).await,
         (None, _) => stdio::serve(system, &options, &mut term).await,
     };
