@@ -2,8 +2,9 @@
 //! TCP: `POST /hook` answers as `hookhost hook` with every block a JSON decision
 //! and status 200, `POST /fire/EVENT` as `hookhost fire`; the bearer token guards
 //! every request (401, no hook runs); loopback only unless `--http-public`; named
-//! errors (400, 404, 405, 413); a client that vanishes mid-request costs nothing; the
-//! settings reload; SIGTERM drains; `--max-in-flight` bounds concurrency.
+//! errors (400, 404, 405, 413); a failed hook is a message, or a deny with
+//! `--fail-closed`; a client that vanishes mid-request costs nothing; the settings
+//! reload; SIGTERM and SIGINT drain; `--max-in-flight` bounds concurrency.
 
 use std::io::Write;
 use std::net::TcpStream;
@@ -368,4 +369,48 @@ fn command_hooks_do_not_see_the_token() {
         out["finalOutput"]["systemMessage"], "token=unset",
         "{run:?}"
     );
+}
+
+/// A hook that fails is reported in `systemMessage` (still 200: over HTTP nothing
+/// is said with a status code); with `--fail-closed` it is a deny naming the cause.
+#[test]
+fn a_failed_hook_is_a_message_and_with_fail_closed_a_deny() {
+    let project = Project::new();
+    project.settings(json!({"BeforeTool": [group(vec![cmd("echo broken >&2; exit 7")])]}));
+    let open = HttpServer::start(&project, &[]);
+    let reply = open.post_ok("/hook", &claude_write("a.txt"));
+    assert_eq!(reply.status, 200, "{reply:?}");
+    assert!(
+        reply.body["systemMessage"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("hookhost: ")),
+        "{reply:?}"
+    );
+    assert!(reply.body.get("hookSpecificOutput").is_none(), "{reply:?}");
+    drop(open);
+    let closed = HttpServer::start(&project, &["--fail-closed"]);
+    let reply = closed.post_ok("/hook", &claude_write("a.txt"));
+    assert_eq!(reply.status, 200, "{reply:?}");
+    let specific = &reply.body["hookSpecificOutput"];
+    assert_eq!(specific["permissionDecision"], "deny", "{reply:?}");
+    assert!(
+        specific["permissionDecisionReason"]
+            .as_str()
+            .is_some_and(|r| r.starts_with("hookhost --fail-closed: ")),
+        "{reply:?}"
+    );
+}
+
+/// Ctrl-C in the terminal that runs the server drains it like SIGTERM: exit 0.
+#[test]
+fn sigint_stops_the_server_like_sigterm() {
+    let project = Project::new();
+    project.settings(json!({}));
+    let mut server = HttpServer::start(&project, &[]);
+    assert_eq!(server.post_ok("/fire/Notification", "{}").status, 200);
+    let pid = rustix::process::Pid::from_raw(server.child.id() as i32).expect("a pid");
+    rustix::process::kill_process(pid, rustix::process::Signal::INT).expect("SIGINT");
+    let status = exit_within(&mut server.child, Instant::now(), Duration::from_secs(20))
+        .expect("exit after SIGINT");
+    assert_eq!(status.code(), Some(0));
 }
