@@ -239,6 +239,36 @@ def main():
           f"**{t['rate']:,.0f} fires/s** ({t['seconds']:.2f} s).")
         w("")
 
+    # 5b. serve --http (issue 26)
+    http_idle = "http round trip: 1 plugin, Claude POST /hook, new connection, server idle before"
+    http_warm = "http round trip: 1 plugin, Claude POST /hook, new connection"
+    hook_proc = "hook process: 1 plugin, Claude PreToolUse (`hookhost hook`)"
+    python_proc = "hook process: the policy in python3 as the command hook"
+    http_names = [n for n in process if n.startswith("http round trip: ") or n.startswith("hook process: ")]
+    if http_names:
+        w("## 5b. `hookhost serve --http` against a hook process (release build, issue 26)")
+        w("")
+        w("One Claude Code `PreToolUse` (the ~300-byte input with Claude's fields) that the echo-policy "
+          "plugin allows, as the agent pays for it: `POST /hook` to `serve --http`, `hookhost hook` as a "
+          "process, and the policy in Python run as the command hook itself. First pass: the three in "
+          "turns, run by run, so every request finds the server idle (~30 ms of processes before it, "
+          "as an agent's call after it thought); second pass: the HTTP cases alone, back to back "
+          "(a warm server), a new TCP connection per request against one kept alive.")
+        w("")
+        rows = []
+        for name in http_names:
+            r = process[name]
+            rows.append([name, fmt_us(r["median"]), fmt_us(r["p90"]), str(r["n"])])
+        table(["case", "median", "p90", "runs"], rows)
+        h, hw, p, py = med(http_idle), med(http_warm), med(hook_proc), med(python_proc)
+        if h and p:
+            met = h <= 1000 and h / p <= 0.3
+            w(f"HTTP, new connection, idle server ÷ `hookhost hook` process: **{h / p:.3f}×**"
+              + (f"; ÷ the python3 hook: **{h / py:.3f}×**" if py else "")
+              + (f"; warm server: **{hw / p:.3f}×**" if hw else "")
+              + f". Bar (issue 26): median ≤ 1 ms and ≤ 0.3× the process — **{'met' if met else 'not met'}**.")
+            w("")
+
     # 6. fan-out
     w("## 6. Many plugin hooks on one event (in process)")
     w("")

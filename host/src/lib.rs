@@ -84,8 +84,8 @@ pub use runner::wasm::{
     inspect::{PluginInspection, inspect_plugin},
 };
 pub use runner::{
-    FunctionAnswer, HookFn, NESTED_ENV, reaper::start as start_reaper, slots::MAX_PROCESSES_ENV,
-    slots::set_max_processes,
+    FunctionAnswer, HookFn, NESTED_ENV, TOKEN_ENV, reaper::start as start_reaper,
+    slots::MAX_PROCESSES_ENV, slots::set_max_processes,
 };
 pub use system::{
     FireEvent, FireInput, FunctionHookError, HookSystem, HookSystemBuilder, MAX_NOTICES, Notice,

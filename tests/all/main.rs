@@ -36,6 +36,7 @@ mod scaffold;
 mod schema;
 mod security;
 mod serve;
+mod serve_http;
 mod settings;
 mod soak;
 mod trust;

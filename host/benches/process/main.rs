@@ -6,6 +6,9 @@
 //! - `hookhost serve`: round trip of one request from a client over the pipes
 //!   (no matching hook, one plugin allowing and blocking, an `sh` hook), and
 //!   throughput with requests pipelined (both cores);
+//! - `hookhost serve --http`: a Claude `POST /hook` with one plugin (a new connection
+//!   per request, and kept alive) against `hookhost hook` as a process and the
+//!   policy as a Python command hook (issue 26);
 //! - resident memory of `hookhost serve` with 1, 10 and 100 distinct plugins loaded;
 //! - one `.wasm` named by 32 hooks (loaded once);
 //! - the example policies in Python, JavaScript and Zig (when built): per call
@@ -23,9 +26,10 @@
 //! profile's. Results go to `target/bench-results/process.json`.
 //! `--quick` (or `HOOKHOST_BENCH_QUICK`) runs few iterations: the CI smoke run.
 //! A plain argument runs only the parts whose name contains it (`fire_process`,
-//! `serve`, `placement`, `memory`, `references`, `languages`), as a criterion filter.
+//! `serve`, `serve_http`, `placement`, `memory`, `references`, `languages`), as a
+//! criterion filter (`serve` selects `serve_http` too).
 //!
-//! One file per part, in the order they run (`fire.rs`, `serve.rs`, `placement.rs`,
+//! One file per part, in the order they run (`fire.rs`, `serve.rs`, `http.rs`, `placement.rs`,
 //! `memory.rs` with the references, `languages.rs`); `client.rs` starts `hookhost`
 //! and talks to it, `timing.rs` takes the samples in turns and writes the rows;
 //! `../support` holds the fixtures shared with the `fire` bench.
@@ -37,6 +41,7 @@ mod support;
 
 mod client;
 mod fire;
+mod http;
 mod languages;
 mod memory;
 mod placement;
@@ -73,9 +78,10 @@ fn keep_earlier_rows(path: &Path, results: &mut Vec<Value>) {
 type Part = (&'static str, fn(&mut Env));
 
 /// The parts, in the order they run.
-const PARTS: [Part; 6] = [
+const PARTS: [Part; 7] = [
     ("fire_process", fire::fire_process),
     ("serve", serve::serve),
+    ("serve_http", http::serve_http),
     ("placement", placement::placement),
     ("memory", memory::memory),
     ("references", memory::references),

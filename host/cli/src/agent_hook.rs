@@ -20,16 +20,14 @@
 //! value — inherited by an agent that a hook started, or set by hand — is ignored:
 //! the hooks run.
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use hookhost::NESTED_ENV;
-use hookhost::dialect::{Dialect, parse_event, reply};
-use hookhost::{AggregatedHookResult, HookEvent};
+use hookhost::dialect::{Dialect, parse_event, reply, reply_json};
+use hookhost::{AggregatedHookResult, HookEvent, HookSystem, NESTED_ENV};
 use serde_json::{Map, Value};
 
-use super::fire::read_input;
 use crate::{Failure, Outcome, SettingsArgs};
 
 pub fn run(settings: &SettingsArgs, fail_closed: bool) -> Outcome {
@@ -44,82 +42,229 @@ pub fn run(settings: &SettingsArgs, fail_closed: bool) -> Outcome {
             value.to_string_lossy()
         );
     }
-    let input = read_input().map_err(|e| Failure::of(HOOK, format_args!("{e:#}")))?;
-    if input.is_empty() {
-        return Err(Failure::of(
-            HOOK,
-            "stdin is empty; expected the agent's hook input (a JSON object with \
-             hook_event_name) — register `hookhost hook` as a command hook of the agent",
-        ));
-    }
-    let name = match input.get("hook_event_name").and_then(Value::as_str) {
-        Some(name) if !name.is_empty() => name.to_owned(),
-        _ => {
-            return Err(Failure::of(
-                HOOK,
-                "the input has no hook_event_name; is `hookhost hook` registered as a hook of \
-                 Claude Code, Gemini CLI or LLxprt Code?",
-            ));
-        }
-    };
-    let (event, dialect) = match parse_event(&name) {
-        // Names both dialects share (SessionStart …) are ambiguous; Claude's stdin
-        // has `permission_mode`.
-        Some((event, _)) if input.contains_key("permission_mode") => (event, Dialect::Claude),
-        Some(known) => known,
-        None if input.contains_key("permission_mode") => (HookEvent::Other, Dialect::Claude),
-        None => (HookEvent::Other, Dialect::Llxprt),
-    };
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .read_to_end(&mut bytes)
+        .map_err(|e| Failure::of(HOOK, format_args!("cannot read the event from stdin: {e}")))?;
+    let (call, input) =
+        Call::parse(&bytes, Source::Stdin).map_err(|e| Failure::of(HOOK, e.message))?;
     let project_dir = default_project_dir(&input);
-    let result = fire(settings, project_dir, event, dialect, &name, input);
-    let (result, fail_closed) = match result {
+    let (result, fail_closed) = match fire(settings, project_dir, &call, input) {
         Ok((result, by_settings)) => (result, fail_closed || by_settings),
-        Err(e) => {
-            let cause = format!("hookhost could not run the hooks: {e:#}");
-            let mut result = AggregatedHookResult::empty();
-            result.success = false;
-            result.errors.push(cause);
-            (result, fail_closed)
-        }
+        Err(e) => (
+            failed(format!("hookhost could not run the hooks: {e:#}")),
+            fail_closed,
+        ),
     };
-    Ok(answer(event, dialect, &name, result, fail_closed))
+    let reply = call.reply(result, fail_closed);
+    if let Some(line) = &reply.stderr {
+        eprintln!("{line}");
+    }
+    if let Some(line) = &reply.stdout {
+        let _ = writeln!(std::io::stdout(), "{line}");
+    }
+    Ok(ExitCode::from(reply.exit_code))
 }
 
 /// How this command's failures are prefixed.
 const HOOK: &str = "hookhost hook";
 
-/// Builds the system and fires once; load problems are logged, and the errors among
-/// them (a file that does not parse, hooks that will not run) join `errors`. Also
-/// says whether the settings ask for fail-closed (`tools.hookFailClosed`).
+/// One agent hook call, as read from the agent's hook input: the event, the dialect
+/// the agent speaks, and the event's name as the agent gave it. `hookhost hook`
+/// (stdin, exit code) and `serve --http`'s `POST /hook` (a JSON body) share it.
+pub struct Call {
+    event: HookEvent,
+    dialect: Dialect,
+    name: String,
+}
+
+/// Why an agent's hook input cannot be fired: a stable code (`serve --http` answers
+/// it) and a message for people.
+#[derive(Debug)]
+pub struct InputError {
+    pub code: &'static str,
+    pub message: String,
+}
+
+impl InputError {
+    fn new(code: &'static str, message: impl Into<String>) -> InputError {
+        InputError {
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+/// Where the agent's hook input came from (the messages name it).
+#[derive(Clone, Copy)]
+pub enum Source {
+    /// `hookhost hook`'s stdin.
+    Stdin,
+    /// The body of `POST /hook`.
+    Body,
+}
+
+impl Source {
+    fn name(self) -> &'static str {
+        match self {
+            Source::Stdin => "stdin",
+            Source::Body => "the request body",
+        }
+    }
+
+    fn registered_as(self) -> &'static str {
+        match self {
+            Source::Stdin => "register `hookhost hook` as a command hook of the agent",
+            Source::Body => "point the agent's http hook at this URL",
+        }
+    }
+}
+
+impl Call {
+    /// Reads an agent's hook input (one JSON object with `hook_event_name`) and
+    /// detects its event and dialect: Claude's stdin carries `permission_mode`,
+    /// which also settles names both dialects share (SessionStart …).
+    pub fn parse(bytes: &[u8], from: Source) -> Result<(Call, Map<String, Value>), InputError> {
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return Err(InputError::new(
+                "INVALID_REQUEST",
+                format!(
+                    "{} is empty; expected the agent's hook input (a JSON object with \
+                     hook_event_name) — {}",
+                    from.name(),
+                    from.registered_as()
+                ),
+            ));
+        }
+        let input = match serde_json::from_slice::<Value>(bytes) {
+            Ok(Value::Object(input)) => input,
+            Ok(_) => {
+                return Err(InputError::new(
+                    "INVALID_REQUEST",
+                    format!(
+                        "{} must be one JSON object with the event's fields",
+                        from.name()
+                    ),
+                ));
+            }
+            Err(e) => {
+                return Err(InputError::new(
+                    "INVALID_JSON",
+                    format!("{} is not valid JSON: {e}", from.name()),
+                ));
+            }
+        };
+        let name = match input.get("hook_event_name").and_then(Value::as_str) {
+            Some(name) if !name.is_empty() => name.to_owned(),
+            _ => {
+                return Err(InputError::new(
+                    "INVALID_REQUEST",
+                    format!(
+                        "the input has no hook_event_name; {} (Claude Code, Gemini CLI or \
+                         LLxprt Code sends it)",
+                        from.registered_as()
+                    ),
+                ));
+            }
+        };
+        let claude = input.contains_key("permission_mode");
+        let (event, dialect) = match parse_event(&name) {
+            Some((event, _)) if claude => (event, Dialect::Claude),
+            Some(known) => known,
+            None if claude => (HookEvent::Other, Dialect::Claude),
+            None => (HookEvent::Other, Dialect::Llxprt),
+        };
+        Ok((
+            Call {
+                event,
+                dialect,
+                name,
+            },
+            input,
+        ))
+    }
+
+    /// How many hooks a fire of this call runs at most.
+    fn hook_count(&self, system: &HookSystem) -> usize {
+        system.hook_count(self.name.as_str())
+    }
+
+    /// Fires the call on `system`: the input made canonical, then the load errors
+    /// and the hooks that will not run put first in `errors` (so that a policy that
+    /// never ran is not mistaken for one that allowed; logged, never on stderr).
+    pub async fn fire(
+        &self,
+        system: &HookSystem,
+        mut input: Map<String, Value>,
+    ) -> AggregatedHookResult {
+        let mut load_errors = Vec::new();
+        for d in system.diagnostics() {
+            if d.is_error() || d.unenforced {
+                tracing::warn!("{d}");
+                load_errors.push(d.message.clone());
+            } else {
+                tracing::info!("{d}");
+            }
+        }
+        let mut result = if self.event == HookEvent::Other {
+            system.fire(self.name.as_str(), input).await
+        } else {
+            let note = self.dialect.prepare_input(self.event, &mut input);
+            let mut result = system.fire(self.event, input).await;
+            result.warnings.extend(note);
+            result
+        };
+        result.errors.splice(0..0, load_errors);
+        result
+    }
+
+    /// The answer as a command hook gives it (stdout, stderr, exit code).
+    pub fn reply(
+        &self,
+        result: AggregatedHookResult,
+        fail_closed: bool,
+    ) -> hookhost::dialect::Reply {
+        log_warnings(&result);
+        reply(self.event, self.dialect, &self.name, result, fail_closed)
+    }
+
+    /// The answer as an HTTP hook gives it: a JSON body, every block a decision.
+    pub fn reply_json(&self, result: AggregatedHookResult, fail_closed: bool) -> Value {
+        log_warnings(&result);
+        reply_json(self.event, self.dialect, &self.name, result, fail_closed)
+    }
+}
+
+fn log_warnings(result: &AggregatedHookResult) {
+    for warning in &result.warnings {
+        tracing::warn!("{warning}");
+    }
+}
+
+/// A result that holds nothing but `cause` as its failure (the hooks could not be
+/// run at all): answered as any failure is, a deny when fail-closed.
+pub fn failed(cause: String) -> AggregatedHookResult {
+    let mut result = AggregatedHookResult::empty();
+    result.success = false;
+    result.errors.push(cause);
+    result
+}
+
+/// Builds the system for this one call and fires it. Also says whether the
+/// settings ask for fail-closed (`tools.hookFailClosed`).
 fn fire(
     settings: &SettingsArgs,
     project_dir: PathBuf,
-    event: HookEvent,
-    dialect: Dialect,
-    name: &str,
-    mut input: Map<String, Value>,
+    call: &Call,
+    input: Map<String, Value>,
 ) -> anyhow::Result<(AggregatedHookResult, bool)> {
-    let system = settings.builder_in(project_dir).only_event(event).build();
-    let mut load_errors = Vec::new();
-    for d in system.diagnostics() {
-        if d.is_error() || d.unenforced {
-            tracing::warn!("{d}");
-            load_errors.push(d.message.clone());
-        } else {
-            tracing::info!("{d}");
-        }
-    }
-    let runtime = super::fire_runtime(system.hook_count(name))?;
-    let mut result = if event == HookEvent::Other {
-        runtime.block_on(system.fire(name, input))
-    } else {
-        let note = dialect.prepare_input(event, &mut input);
-        let mut result = runtime.block_on(system.fire(event, input));
-        result.warnings.extend(note);
-        result
-    };
+    let system = settings
+        .builder_in(project_dir)
+        .only_event(call.event)
+        .build();
+    let runtime = super::fire_runtime(call.hook_count(&system))?;
+    let result = runtime.block_on(call.fire(&system, input));
     runtime.shutdown_background();
-    result.errors.splice(0..0, load_errors);
     Ok((result, system.fail_closed()))
 }
 
@@ -155,24 +300,4 @@ fn default_project_dir(input: &Map<String, Value>) -> PathBuf {
     .map(PathBuf::from)
     .or_else(|| input.get("cwd").and_then(Value::as_str).map(PathBuf::from))
     .unwrap_or_else(|| PathBuf::from("."))
-}
-
-fn answer(
-    event: HookEvent,
-    dialect: Dialect,
-    name: &str,
-    result: AggregatedHookResult,
-    fail_closed: bool,
-) -> ExitCode {
-    for warning in &result.warnings {
-        tracing::warn!("{warning}");
-    }
-    let reply = reply(event, dialect, name, result, fail_closed);
-    if let Some(line) = &reply.stderr {
-        eprintln!("{line}");
-    }
-    if let Some(line) = &reply.stdout {
-        let _ = writeln!(std::io::stdout(), "{line}");
-    }
-    ExitCode::from(reply.exit_code)
 }

@@ -11,12 +11,8 @@ use serde_json::{Map, Value};
 use crate::{Failure, Outcome, SettingsArgs};
 
 pub fn run(event: HookEvent, dialect: Dialect, settings: &SettingsArgs, explain: bool) -> Outcome {
-    let mut notes = Vec::new();
     let mut input = read_input().map_err(Failure::chain)?;
-    if let Some(note) = event_name_mismatch(event, dialect, &mut input) {
-        notes.push(note);
-    }
-    notes.extend(dialect.prepare_input(event, &mut input));
+    let notes = prepare(event, dialect, &mut input);
     for note in &notes {
         eprintln!("hookhost: warning: {note}");
     }
@@ -31,6 +27,15 @@ pub fn run(event: HookEvent, dialect: Dialect, settings: &SettingsArgs, explain:
             ExitCode::SUCCESS
         }
     })
+}
+
+/// Makes an input given in `dialect` canonical before it is fired as `event`;
+/// returns what the caller should be told (for the result's `warnings`).
+pub fn prepare(event: HookEvent, dialect: Dialect, input: &mut Map<String, Value>) -> Vec<String> {
+    let mut notes = Vec::new();
+    notes.extend(event_name_mismatch(event, dialect, input));
+    notes.extend(dialect.prepare_input(event, input));
+    notes
 }
 
 /// A body whose `hook_event_name` names another event than the one fired: the
@@ -51,7 +56,7 @@ fn event_name_mismatch(
     ))
 }
 
-pub fn read_input() -> anyhow::Result<Map<String, Value>> {
+fn read_input() -> anyhow::Result<Map<String, Value>> {
     let mut text = String::new();
     std::io::stdin()
         .read_to_string(&mut text)
@@ -73,8 +78,7 @@ fn fire(
     notes: Vec<String>,
 ) -> anyhow::Result<bool> {
     let system = settings.builder().only_event(event).build();
-    let mut result = fire_built(&system, event, input)?;
-    result.warnings.splice(0..0, notes);
+    let result = fire_built(&system, event, input, notes)?;
     report_env_file(&system);
     if explain {
         eprint!("{}", result.explain());
@@ -107,18 +111,34 @@ fn fire_built(
     system: &HookSystem,
     event: HookEvent,
     input: Map<String, Value>,
+    notes: Vec<String>,
 ) -> anyhow::Result<AggregatedHookResult> {
     for diagnostic in system.diagnostics() {
         eprintln!("hookhost: {diagnostic}");
     }
-    let load_errors = system.load_errors();
     let runtime = super::fire_runtime(system.hook_count(event))?;
-    let mut result = runtime.block_on(system.fire(event, input));
-    if !load_errors.is_empty() {
-        result.errors.splice(0..0, load_errors);
-    }
+    let result = runtime.block_on(fire_on(system, event, input, notes));
     // Hooks may still hold the runtime's worker threads (e.g. a plugin past its
     // deadline); do not wait for them.
     runtime.shutdown_background();
     Ok(result)
+}
+
+/// The result `hookhost fire` prints, fired on a built `system` (also `serve
+/// --http`'s `POST /fire/EVENT`): the load errors first in `errors`, so that a
+/// policy that never ran is not mistaken for one that allowed, and `notes` (from
+/// [`prepare`]) first in `warnings`.
+pub async fn fire_on(
+    system: &HookSystem,
+    event: HookEvent,
+    input: Map<String, Value>,
+    notes: Vec<String>,
+) -> AggregatedHookResult {
+    let load_errors = system.load_errors();
+    let mut result = system.fire(event, input).await;
+    if !load_errors.is_empty() {
+        result.errors.splice(0..0, load_errors);
+    }
+    result.warnings.splice(0..0, notes);
+    result
 }

@@ -103,11 +103,25 @@ fn run(command: Command) -> Outcome {
         Command::Serve {
             settings,
             socket,
+            http,
+            http_public,
+            token_file,
+            fail_closed,
             max_in_flight,
             max_processes,
         } => {
+            let listen = match (socket, http) {
+                (Some(path), _) => serve::Listen::Socket(path),
+                (None, Some(addr)) => serve::Listen::Http(serve::HttpRequest {
+                    addr,
+                    public: http_public,
+                    token_file,
+                    fail_closed,
+                }),
+                (None, None) => serve::Listen::Stdio,
+            };
             let options = serve::Requested::resolve(
-                socket,
+                listen,
                 max_in_flight.map(|n| n as usize),
                 max_processes.map(|n| n as usize),
             );

@@ -1,5 +1,7 @@
 //! The merged result of a fire, answered as *one* hook of the calling agent would
-//! answer (`hookhost hook`, or an embedder standing in for a hook): [`reply`].
+//! answer (`hookhost hook`, or an embedder standing in for a hook): [`reply`] for a
+//! command hook (stdout, stderr, exit code), [`reply_json`] for an HTTP hook (a JSON
+//! body and nothing else).
 //!
 //! Failures are visible but never reach the model: they travel in `systemMessage`
 //! (shown to the user), or — when nothing else is to be said — as Claude's
@@ -17,7 +19,11 @@
 //! | SessionStart, Setup, SubagentStart, PostToolUseFailure, Notification | — | `additionalContext` |
 //!
 //! Where Claude has no JSON form of a block (the last row, and the other events),
-//! a block is exit 2 with the reason on stderr, as a Claude hook would do it.
+//! a command hook's block is exit 2 with the reason on stderr, as a Claude hook
+//! would do it. An HTTP hook has no exit code — Claude reads a non-2xx answer as a
+//! non-blocking error, so the call would go ahead — so there the block is
+//! `decision: "block"` + `reason` too, and a failure with nothing else to say is a
+//! `systemMessage`.
 
 use serde_json::{Map, Value};
 
@@ -37,35 +43,17 @@ pub struct Reply {
     pub exit_code: u8,
 }
 
-/// The answer of one hook of an agent speaking `dialect`, for the merged `result`
-/// of a fire of `event` (`name`: the event's name as the agent gave it). With
-/// `fail_closed`, any failure is a deny naming its cause.
+/// The answer of one command hook of an agent speaking `dialect`, for the merged
+/// `result` of a fire of `event` (`name`: the event's name as the agent gave it).
+/// With `fail_closed`, any failure is a deny naming its cause.
 pub fn reply(
     event: HookEvent,
     dialect: Dialect,
     name: &str,
-    mut result: AggregatedHookResult,
+    result: AggregatedHookResult,
     fail_closed: bool,
 ) -> Reply {
-    let failures = result.errors.clone();
-    if fail_closed && !failures.is_empty() && !result.is_blocked() {
-        // The host's verdict on a failure replaces whatever the other hooks said.
-        // The runner's "(failing open)" is not true any more.
-        let causes: Vec<&str> = failures
-            .iter()
-            .map(|f| f.trim_end_matches(" (failing open)"))
-            .collect();
-        result.final_output =
-            HookOutput::block(format!("hookhost --fail-closed: {}", causes.join("; ")));
-    } else if !failures.is_empty() {
-        // Shown to the user, never to the model as a reason.
-        let note = format!("hookhost: {}", failures.join("; "));
-        result.final_output.system_message =
-            Some(match result.final_output.system_message.take() {
-                Some(message) => format!("{message}\n{note}"),
-                None => note,
-            });
-    }
+    let (result, failures) = with_failures(result, fail_closed);
     match dialect {
         Dialect::Claude => {
             if !failures.is_empty() && !fail_closed && says_nothing_else(&result.final_output) {
@@ -76,7 +64,7 @@ pub fn reply(
                     exit_code: 1,
                 };
             }
-            match claude_answer(event, name, &result) {
+            match claude_answer(event, name, &result, Channel::Process) {
                 Answer::Json(value) => Reply {
                     stdout: Some(value.to_string()),
                     stderr: None,
@@ -105,6 +93,68 @@ pub fn reply(
     }
 }
 
+/// The answer of one HTTP hook (Claude Code's `"type": "http"`): the JSON body of a
+/// 200 response. Everything a command hook says with its exit code is said in the
+/// body: a block is always a decision (`permissionDecision: "deny"`,
+/// `decision: {behavior: "deny"}` or `decision: "block"` + `reason`), a failure a
+/// `systemMessage` (a deny with `fail_closed`). An LLxprt/Gemini answer is the
+/// merged HookOutput, as [`reply`]'s stdout.
+pub fn reply_json(
+    event: HookEvent,
+    dialect: Dialect,
+    name: &str,
+    result: AggregatedHookResult,
+    fail_closed: bool,
+) -> Value {
+    let (result, _) = with_failures(result, fail_closed);
+    match dialect {
+        Dialect::Claude => match claude_answer(event, name, &result, Channel::Http) {
+            Answer::Json(value) => value,
+            // `Channel::Http` puts every block into the JSON.
+            Answer::Block(reason) => serde_json::json!({"decision": "block", "reason": reason}),
+        },
+        Dialect::Llxprt => result.final_output.to_value(),
+    }
+}
+
+/// Applies the failures of `result` (its `errors`) to its answer: with
+/// `fail_closed`, a block naming them; else a note in `systemMessage`. Returns the
+/// failures too.
+fn with_failures(
+    mut result: AggregatedHookResult,
+    fail_closed: bool,
+) -> (AggregatedHookResult, Vec<String>) {
+    let failures = result.errors.clone();
+    if fail_closed && !failures.is_empty() && !result.is_blocked() {
+        // The host's verdict on a failure replaces whatever the other hooks said.
+        // The runner's "(failing open)" is not true any more.
+        let causes: Vec<&str> = failures
+            .iter()
+            .map(|f| f.trim_end_matches(" (failing open)"))
+            .collect();
+        result.final_output =
+            HookOutput::block(format!("hookhost --fail-closed: {}", causes.join("; ")));
+    } else if !failures.is_empty() {
+        // Shown to the user, never to the model as a reason.
+        let note = format!("hookhost: {}", failures.join("; "));
+        result.final_output.system_message =
+            Some(match result.final_output.system_message.take() {
+                Some(message) => format!("{message}\n{note}"),
+                None => note,
+            });
+    }
+    (result, failures)
+}
+
+/// How the answer reaches the agent.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Channel {
+    /// A command hook: stdout, stderr and an exit code.
+    Process,
+    /// An HTTP hook: a JSON body only.
+    Http,
+}
+
 /// Whether an answer holds nothing but (maybe) a system message.
 fn says_nothing_else(out: &HookOutput) -> bool {
     out.decision.is_none()
@@ -124,7 +174,12 @@ enum Answer {
 }
 
 /// Claude Code's answer for `event` (`name`: the event's name as the agent gave it).
-fn claude_answer(event: HookEvent, name: &str, result: &AggregatedHookResult) -> Answer {
+fn claude_answer(
+    event: HookEvent,
+    name: &str,
+    result: &AggregatedHookResult,
+    channel: Channel,
+) -> Answer {
     let out = &result.final_output;
     let blocked = result.is_blocked();
     let reason = result
@@ -179,7 +234,13 @@ fn claude_answer(event: HookEvent, name: &str, result: &AggregatedHookResult) ->
             answer.insert("decision".into(), Value::from("block"));
             answer.insert("reason".into(), Value::from(reason.as_str()));
         }
-        _ if blocked => return Answer::Block(reason),
+        _ if blocked && channel == Channel::Process => return Answer::Block(reason),
+        // No JSON form of a block in Claude's reference for this event, and no exit
+        // code over HTTP: the generic decision is the one way left to say it.
+        _ if blocked => {
+            answer.insert("decision".into(), Value::from("block"));
+            answer.insert("reason".into(), Value::from(reason.as_str()));
+        }
         _ => {}
     }
     if result.should_stop() {
@@ -203,4 +264,75 @@ fn claude_answer(event: HookEvent, name: &str, result: &AggregatedHookResult) ->
         answer.insert("hookSpecificOutput".into(), Value::Object(specific));
     }
     Answer::Json(Value::Object(answer))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn blocked(reason: &str) -> AggregatedHookResult {
+        let mut result = AggregatedHookResult::empty();
+        result.final_output = HookOutput::block(reason.to_owned());
+        result
+    }
+
+    fn failed() -> AggregatedHookResult {
+        let mut result = AggregatedHookResult::empty();
+        result.errors.push("guard crashed (failing open)".into());
+        result
+    }
+
+    /// A Claude PreToolUse (`pre`) or SessionStart answer: exit code of the command
+    /// hook, and the HTTP hook's body.
+    fn both(pre: bool, result: AggregatedHookResult, fail_closed: bool) -> (u8, Value) {
+        let (event, name) = if pre {
+            (HookEvent::BeforeTool, "PreToolUse")
+        } else {
+            (HookEvent::SessionStart, "SessionStart")
+        };
+        let process = reply(event, Dialect::Claude, name, result.clone(), fail_closed);
+        let http = reply_json(event, Dialect::Claude, name, result, fail_closed);
+        (process.exit_code, http)
+    }
+
+    /// Over HTTP every block is a decision in the body: where a command hook would
+    /// exit 2 (no JSON form in Claude's reference), the generic `decision: "block"`.
+    #[test]
+    fn an_http_reply_says_every_block_in_json() {
+        let (code, deny) = both(true, blocked("no"), false);
+        assert_eq!(code, 0);
+        assert_eq!(deny["hookSpecificOutput"]["permissionDecision"], "deny");
+        assert_eq!(deny["hookSpecificOutput"]["permissionDecisionReason"], "no");
+        let (code, http) = both(false, blocked("later"), false);
+        assert_eq!(code, 2);
+        assert_eq!(http["decision"], "block");
+        assert_eq!(http["reason"], "later");
+        let llxprt = reply_json(
+            HookEvent::BeforeTool,
+            Dialect::Llxprt,
+            "BeforeTool",
+            blocked("x"),
+            false,
+        );
+        assert_eq!(llxprt["decision"], "block");
+    }
+
+    /// A failure with nothing else to say: exit 1 for a command hook, a
+    /// `systemMessage` over HTTP; fail-closed: a deny either way.
+    #[test]
+    fn an_http_reply_reports_failures_in_the_body() {
+        let (code, http) = both(true, failed(), false);
+        assert_eq!(code, 1);
+        assert_eq!(
+            http["systemMessage"],
+            "hookhost: guard crashed (failing open)"
+        );
+        let (code, closed) = both(true, failed(), true);
+        assert_eq!(code, 0);
+        assert_eq!(closed["hookSpecificOutput"]["permissionDecision"], "deny");
+        assert_eq!(
+            closed["hookSpecificOutput"]["permissionDecisionReason"],
+            "hookhost --fail-closed: guard crashed"
+        );
+    }
 }

@@ -14,7 +14,7 @@ mod input;
 mod names;
 mod output;
 
-pub use answer::{Reply, reply};
+pub use answer::{Reply, reply, reply_json};
 pub use names::{CLAUDE_EVENTS, TOOL_NAMES};
 
 use crate::event::HookEvent;

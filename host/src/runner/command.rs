@@ -62,6 +62,12 @@ use crate::config::PROJECT_DIR_VARS;
 /// agent started from a hook must not run with hookhost silently off.
 pub const NESTED_ENV: &str = "HOOKHOST_ACTIVE";
 
+/// The bearer token of `hookhost serve --http`. It is removed from every command
+/// hook's environment: an agent that fills its HTTP hooks' `Authorization` header
+/// from it has it in its own environment, and so would every hook below it — a
+/// credential no hook needs.
+pub const TOKEN_ENV: &str = "HOOKHOST_TOKEN";
+
 /// The errno values that mean "the host is out of resources" (Linux).
 mod libc_errno {
     pub const EAGAIN: i32 = rustix::io::Errno::AGAIN.raw_os_error();
@@ -115,6 +121,7 @@ async fn spawn_and_wait(
         .envs(ctx.command_env.iter().map(|(k, v)| (k, v)))
         .envs(vars)
         .env(NESTED_ENV, std::process::id().to_string())
+        .env_remove(TOKEN_ENV)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

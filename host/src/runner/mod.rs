@@ -37,7 +37,7 @@ pub use crate::result::HookExecutionResult;
 #[cfg(feature = "internals")]
 pub use command::KILL_GRACE;
 pub use capture::{Captured, DEFAULT_OUTPUT_CAP};
-pub use command::{NESTED_ENV, run_command};
+pub use command::{NESTED_ENV, TOKEN_ENV, run_command};
 #[cfg(feature = "internals")]
 pub use command_line::{CommandLine, PluginDirs};
 pub use failure::{HookFailure, LoadError};

@@ -14,9 +14,11 @@
 //! * `server` — [`Server`]: `hookhost serve` over stdin and stdout;
 //! * `endpoint` — [`Endpoint`]: an HTTP server on 127.0.0.1 that records what
 //!   http and prompt hooks send it;
+//! * `http` — [`HttpServer`]: `hookhost serve --http`, and a raw HTTP/1.1 client;
 //! * `registry` — [`Registry`]: a real OCI registry.
 
 mod endpoint;
+mod http;
 mod process;
 mod project;
 mod registry;
@@ -29,6 +31,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 pub use endpoint::{Endpoint, Reply};
+pub use http::{HttpReply, HttpServer, TOKEN, post_bytes, request, signal_term, token_file};
 pub use process::{
     MaxSampler, eventually, kill_pid, process_alive, processes_with, read_pid, rss_kib, wait_gone,
 };

@@ -42,7 +42,8 @@ pub struct Tracker(Arc<(AtomicUsize, Notify)>);
 pub struct InFlight(Tracker);
 
 impl Tracker {
-    fn enter(&self) -> InFlight {
+    /// Counts one request in flight until the guard is dropped.
+    pub fn enter(&self) -> InFlight {
         self.0.0.fetch_add(1, Ordering::SeqCst);
         InFlight(self.clone())
     }
@@ -213,24 +214,32 @@ pub async fn guarded(
     id: Value,
     fire: impl Future<Output = hookhost::AggregatedHookResult>,
 ) -> Answer {
-    match AssertUnwindSafe(fire).catch_unwind().await {
+    match caught(fire).await {
         Ok(result) => Answer {
             id: Some(id),
             body: Body::Output(Box::new(result)),
         },
-        Err(panic) => {
-            let what = panic
+        Err(what) => Answer::error(
+            Some(id),
+            "INTERNAL",
+            format!("hookhost failed while firing this request: {what}"),
+        ),
+    }
+}
+
+/// Runs `work`; a panic becomes `Err` with its message, so that a request still
+/// gets its one answer.
+pub async fn caught<T>(work: impl Future<Output = T>) -> Result<T, String> {
+    AssertUnwindSafe(work)
+        .catch_unwind()
+        .await
+        .map_err(|panic| {
+            panic
                 .downcast_ref::<&str>()
                 .map(|s| (*s).to_owned())
                 .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "a panic".to_owned());
-            Answer::error(
-                Some(id),
-                "INTERNAL",
-                format!("hookhost failed while firing this request: {what}"),
-            )
-        }
-    }
+                .unwrap_or_else(|| "a panic".to_owned())
+        })
 }
 
 #[cfg(test)]

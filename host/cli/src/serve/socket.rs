@@ -8,29 +8,25 @@
 //!   floods, goes silent, stops reading or vanishes only ever blocks itself; hook
 //!   processes and pool slots are shared in FIFO order, so every connection gets its
 //!   turn (at most `max_in_flight` of its requests are ahead of anyone else's).
-//! * SIGTERM: stop accepting and reading, remove the socket, let in-flight requests
+//! * SIGTERM (or SIGINT): stop accepting and reading, remove the socket, let in-flight requests
 //!   finish and their answers be written (bounded for clients that do not read),
 //!   exit 0.
 
 use std::io::ErrorKind;
 use std::os::unix::fs::{FileTypeExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use anyhow::Context;
 use rustix::fs::Mode;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader, BufWriter};
 use tokio::net::unix::OwnedWriteHalf;
 use tokio::net::{UnixListener, UnixStream};
-use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, watch};
-use tokio::task::JoinSet;
+use tokio::sync::{mpsc, watch};
 
+use super::listener::serve_clients;
 use super::session::{Outgoing, Session, Tracker};
-use super::{Options, Terminate, WRITE_LIMIT, reload::Shared};
+use super::{Options, Terminate, reload::Shared};
 use hookhost::bus::{Answer, MAX_LINE};
-
-/// Connections served at once; further clients wait in the listen backlog.
-pub const MAX_CONNECTIONS: usize = 256;
 
 pub async fn serve(
     system: Shared,
@@ -41,50 +37,12 @@ pub async fn serve(
     let listener = bind(path)?;
     let _remove = RemoveOnDrop(path.to_path_buf());
     let tracker = Tracker::default();
-    let (stop_tx, stop_rx) = watch::channel(false);
-    let connections = Arc::new(Semaphore::new(MAX_CONNECTIONS));
-    let mut tasks = JoinSet::new();
-    loop {
-        let accepted = tokio::select! {
-            accepted = accept(&listener, &connections) => accepted,
-            () = term.recv() => break,
-        };
-        let Some((stream, slot)) = accepted else {
-            continue;
-        };
-        let (system, tracker, stop) = (system.clone(), tracker.clone(), stop_rx.clone());
-        let max_in_flight = options.max_in_flight;
-        tasks.spawn(async move {
-            connection(stream, system, max_in_flight, tracker, stop).await;
-            drop(slot);
-        });
-        while tasks.try_join_next().is_some() {}
-    }
-    drop(listener);
-    let _ = stop_tx.send(true);
-    tracker.idle().await;
-    let _ = tokio::time::timeout(WRITE_LIMIT, async {
-        while tasks.join_next().await.is_some() {}
+    let max_in_flight = options.max_in_flight;
+    serve_clients(listener, &tracker.clone(), term, |stream, stop| {
+        connection(stream, system.clone(), max_in_flight, tracker.clone(), stop)
     })
     .await;
     Ok(())
-}
-
-/// The next client, once a connection slot is free.
-async fn accept(
-    listener: &UnixListener,
-    connections: &Arc<Semaphore>,
-) -> Option<(UnixStream, OwnedSemaphorePermit)> {
-    let slot = Arc::clone(connections).acquire_owned().await.ok()?;
-    match listener.accept().await {
-        Ok((stream, _)) => Some((stream, slot)),
-        Err(e) => {
-            tracing::warn!("accept failed: {e}");
-            // EMFILE and the like: do not spin.
-            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-            None
-        }
-    }
 }
 
 /// Binds `path` with mode 0600. A stale socket (nobody accepting) is replaced; a
