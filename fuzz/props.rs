@@ -404,6 +404,7 @@ pub fn serve_request(data: &[u8]) {
             assert_eq!(value["error"]["code"], *code);
             assert_eq!(value["error"]["message"], message.as_str());
         }
+        Body::Notice(_) => assert!(value["notice"].is_object()),
     }
 }
 

@@ -45,6 +45,10 @@ pub enum Body {
         /// A message for people.
         message: String,
     },
+    /// An `asyncRewake` hook blocked after its fire was answered: written as
+    /// `{"notice": {"event", "hook", "reason", "sessionId"}}`, not an answer to a
+    /// request (seeds/003: the agent wakes the model with it).
+    Notice(Box<crate::Notice>),
 }
 
 impl Answer {
@@ -83,6 +87,16 @@ impl Answer {
             error: Option<ErrorBody<'a>>,
         }
         let response = match &self.body {
+            Body::Notice(notice) => {
+                let line = serde_json::json!({"notice": {
+                    "event": notice.event,
+                    "hook": notice.hook,
+                    "reason": notice.reason,
+                    "sessionId": notice.session_id,
+                }});
+                serde_json::to_writer(&mut *out, &line).map_err(std::io::Error::from)?;
+                return out.write_all(b"\n");
+            }
             Body::Output(result) => Response {
                 correlation_id: &self.id,
                 success: true,

@@ -56,7 +56,7 @@ fn an_empty_result_is_a_success_however_it_is_made() {
         assert!(!result.is_blocked());
         assert_eq!(
             result.explain(),
-            "no hook ran (hooks disabled, none configured, or no matcher matched)\n"
+            "no hook ran (hooks disabled, none configured, or no matcher or `if` rule matched)\n"
         );
     }
 }

@@ -292,3 +292,38 @@ fn a_pipelining_client_that_stops_reading_does_not_stop_the_shutdown() {
     };
     assert!(status.code().is_some(), "{status:?}");
 }
+
+/// `asyncRewake` (seeds/003): the answer does not wait for the hook, and when it
+/// blocks later the server writes a `{"notice": …}` line for the agent to wake its
+/// model with.
+#[test]
+fn an_async_rewake_block_becomes_a_notice_line() {
+    let project = Project::new();
+    project.settings(json!({"AfterAgent": [group(vec![json!({
+        "type": "command", "asyncRewake": true, "timeout": 10_000,
+        "command": "sleep 0.3; echo found a vulnerability >&2; exit 2",
+    })])]}));
+    let mut server = Server::start(&project);
+    server.send("s-1", "AfterAgent", json!({"session_id": "sess-9"}));
+    let answer = server.next();
+    assert_eq!(answer["correlationId"], "s-1", "{answer}");
+    assert!(
+        answer["output"]["finalOutput"]["decision"].is_null(),
+        "{answer}"
+    );
+    assert_eq!(
+        answer["output"]["background"][0]["mode"], "asyncRewake",
+        "{answer}"
+    );
+    let notice = server.next();
+    assert_eq!(notice["notice"]["event"], "AfterAgent", "{notice}");
+    assert_eq!(notice["notice"]["sessionId"], "sess-9", "{notice}");
+    assert!(
+        notice["notice"]["reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("found a vulnerability")),
+        "{notice}"
+    );
+    let (code, _) = server.finish();
+    assert_eq!(code, 0);
+}

@@ -106,6 +106,7 @@ impl Session {
         // thread that finished the fire): 2 helpers 2.08–2.15 s, 1 helper
         // 2.35–2.40 s, no limit 2.21 s, none (all on the reading thread) 3.3 s.
         let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        forward_notices(answers.clone());
         Session {
             system,
             permits: Arc::new(Semaphore::new(max_in_flight.max(1))),
@@ -209,6 +210,33 @@ impl Session {
     }
 }
 
+/// How often the notices of `asyncRewake` hooks are looked for (seeds/003's TUI
+/// polls every 500 ms; a server is a step closer to the hook).
+const NOTICE_POLL: std::time::Duration = std::time::Duration::from_millis(250);
+
+/// Writes every notice of an `asyncRewake` hook to the stream as a
+/// `{"notice": …}` line, until the stream's writer is gone. With several clients
+/// (a socket) each notice goes to one of them.
+fn forward_notices(answers: mpsc::Sender<Outgoing>) {
+    tokio::spawn(async move {
+        loop {
+            tokio::time::sleep(NOTICE_POLL).await;
+            if answers.is_closed() {
+                return;
+            }
+            for notice in hookhost::take_all_notices() {
+                let answer = Answer {
+                    id: None,
+                    body: hookhost::bus::Body::Notice(Box::new(notice)),
+                };
+                if answers.send(Some(answer)).await.is_err() {
+                    return;
+                }
+            }
+        }
+    });
+}
+
 /// Runs a fire; a panic becomes an `INTERNAL` error answer instead of a lost one.
 pub async fn guarded(
     id: Value,
@@ -261,7 +289,7 @@ mod tests {
                 assert_eq!(code, "INTERNAL");
                 assert!(message.contains("boom"), "{message}");
             }
-            Body::Output(_) => panic!("a panic produced an output"),
+            _ => panic!("a panic produced no error answer"),
         }
     }
 
