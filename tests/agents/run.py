@@ -17,8 +17,10 @@ target/agents-findings) receives the probe dumps and the failure-visibility obse
 
 from __future__ import annotations
 
+import functools
 import json
 import os
+import re
 import sys
 import time
 import unittest
@@ -45,6 +47,31 @@ def policy(ws: A.Workspace, mode: str, arg: str = "") -> str:
 def calls(ws: A.Workspace) -> list:
     f = ws.markers / "calls.jsonl"
     return [json.loads(line) for line in f.read_text().splitlines()] if f.exists() else []
+
+
+class Infra(Exception):
+    """The run itself went wrong (timeout, the model never asked): not the behaviour under test."""
+
+
+def pending(test):
+    """Inside `@unittest.expectedFailure`: prints why the test failed, and turns a failure of
+    the run itself (`Infra`) into an unexpected success, which fails the suite — an expected
+    failure must fail on its assertion, not because an agent hung."""
+
+    @functools.wraps(test)
+    def wrapper(self, *args, **kwargs):
+        try:
+            test(self, *args, **kwargs)
+        except Infra as e:
+            print(f"\n  INFRASTRUCTURE FAILURE in expected-failure test {test.__name__}: {e}",
+                  file=sys.stderr)
+            return
+        except Exception as e:
+            first = str(e).splitlines()[0] if str(e) else type(e).__name__
+            print(f"\n  {test.__name__}: fails as expected: {first[:300]}", file=sys.stderr)
+            raise
+
+    return wrapper
 
 
 def note(name: str, obj):
@@ -106,9 +133,14 @@ class AgentCase(unittest.TestCase):
             h = pool.submit(self.hookhost, defs_for, script_for, **opts)
             runs = n.result(), h.result()
         for r in runs:
-            self.assertFalse(r.timed_out, r.describe())
-            self.assertTrue(r.main_requests(), f"the model was never asked:\n{r.describe()}")
+            self.check_run(r)
         return runs
+
+    def check_run(self, r: A.Run):
+        if r.timed_out:
+            raise Infra(f"timed out\n{r.describe()}")
+        if not r.main_requests():
+            raise Infra(f"the model was never asked\n{r.describe()}")
 
     # ---------------------------------------------------------------- helpers
 
@@ -226,7 +258,7 @@ class AgentCase(unittest.TestCase):
 
         r = self.hookhost(defs_for, lambda ws: Script([shell(f"touch {ws.marker('ran')}")]),
                           raw_defs=raw_defs, extra_args=extra_args)
-        self.assertFalse(r.timed_out, r.describe())
+        self.check_run(r)
         note(f"visibility-hookhost-{a.name}-{tag}.json",
              {"stdout": r.stdout, "stderr": r.stderr, "rc": r.returncode,
               "model_saw": self.last_results(r) if r.main_requests() else None,
@@ -256,7 +288,7 @@ class AgentCase(unittest.TestCase):
         a = self.agent
         r = self.native(lambda ws: self.pre(ws, mode, arg),
                         lambda ws: Script([shell(f"touch {ws.marker('ran')}")]))
-        self.assertFalse(r.timed_out, r.describe())
+        self.check_run(r)
         note(f"visibility-native-{a.name}-{mode}.json",
              {"stdout": r.stdout, "stderr": r.stderr, "rc": r.returncode,
               "model_saw": self.last_results(r) if r.main_requests() else None,
@@ -301,97 +333,182 @@ class AgentCase(unittest.TestCase):
         self.check_probe(found["native"])
 
 
-# ====================================================================== Claude Code
+# ====================================================================== Claude's newer keys
 
-class ClaudeTests(AgentCase):
-    agent = A.AGENTS["claude"]
+class NewKeys:
+    """Claude Code's newer hook keys, natively and through hookhost reading the same
+    definitions: `if` rules, the exec form (`args`), comma-list matchers. Mixed into the
+    agents that run Claude-format hooks. Each side is its own test so that a hookhost
+    shortfall can be an expected failure without hiding the native result."""
 
-    def deny_text_difference(self, mode, native_texts):
-        return None
+    write_tool = "Write"
 
-    def assert_failure_visible(self, r, needle):
-        msgs = [e for e in r.events if e.get("type") == "system" and needle in json.dumps(e)]
-        self.assertTrue(msgs, "no stream-json system event names the failure\n" + r.describe())
+    def side(self, mode, defs_for, script_for, **opts) -> A.Run:
+        r = (self.native if mode == "native" else self.hookhost)(defs_for, script_for, **opts)
+        self.check_run(r)
+        return r
 
-    def assert_native_sysmsg(self, r, text):
-        msgs = [e for e in r.events if e.get("type") == "system" and text in json.dumps(e)]
-        self.assertTrue(msgs, r.describe())
-
-    def assert_native_exit1(self, r, text):
-        pass  # measured in FINDINGS.md
-
-    def assert_native_exit2(self, r, text):
-        pass
-
-    def check_probe(self, native):
-        self.assertIn("CLAUDE_PROJECT_DIR", native["env"])
-        self.assertIn("CLAUDECODE", native["env"])
-
-    # ---- Claude's newer hook keys
-
-    def test_if_allow_hook_does_not_widen_dontask(self):
-        """An allow-everything hook guarded by `if: Bash(git status*)` must not allow `touch`."""
+    # -- `if` on a deny hook: `echo free` runs, `echo guarded` is denied
+    def if_deny_parts(self):
         a = self.agent
-        runs = self.pair(
-            lambda ws: {"hooks": {"PreToolUse": [a.group(
-                [a.hook(policy(ws, "allowjson"), **{"if": "Bash(git status*)"})], matcher="Bash")]}},
-            lambda ws: Script([shell("touch $HOME/should-not-exist")]),
-            permission_mode="dontAsk", allowed_tools="Write,Read")
-        for r in runs:
-            with self.subTest(r.mode):
-                self.assertFalse((r.ws.home / "should-not-exist").exists(), r.describe())
-                self.assertEqual(calls(r.ws), [], "the guarded hook ran\n" + r.describe())
+        return (lambda ws: {"hooks": {"PreToolUse": [a.group(
+                    [a.hook(policy(ws, "denyjson"), **{"if": "Bash(echo guarded*)"})],
+                    matcher="Bash")]}},
+                lambda ws: Script([shell(f"echo free > {ws.marker('free')}"),
+                                   shell(f"echo guarded > {ws.marker('guarded')}")]))
 
-    def test_if_deny_hook_only_for_matching(self):
-        a = self.agent
-        runs = self.pair(
-            lambda ws: {"hooks": {"PreToolUse": [a.group(
-                [a.hook(policy(ws, "denyjson"), **{"if": "Bash(echo guarded*)"})], matcher="Bash")]}},
-            lambda ws: Script([shell(f"echo free > {ws.marker('free')}"),
-                               shell(f"echo guarded > {ws.marker('guarded')}")]))
-        for r in runs:
-            with self.subTest(r.mode):
-                self.assertTrue(r.ws.marker("free").exists(), r.describe())
-                self.assertFalse(r.ws.marker("guarded").exists(), r.describe())
-                self.assertEqual([c["tool_input"]["command"].split()[1] for c in calls(r.ws)],
-                                 ["guarded"], r.describe())
+    def if_deny(self, mode):
+        r = self.side(mode, *self.if_deny_parts())
+        self.assertTrue(r.ws.marker("free").exists(), r.describe())
+        self.assertFalse(r.ws.marker("guarded").exists(), r.describe())
+        self.assertEqual([c["tool_input"]["command"].split()[1] for c in calls(r.ws)],
+                         ["guarded"], r.describe())
+        self.assertIn(DENY, "\n".join(self.last_results(r)), r.describe())
 
-    def test_exec_form_args(self):
-        a = self.agent
-        runs = self.pair(
-            lambda ws: {"hooks": {"PreToolUse": [a.group(
-                [{"type": "command", "command": "python3",
-                  "args": [str(A.POLICY), "denyjson", str(ws.markers)], "timeout": 30}],
-                matcher="Bash")]}},
-            lambda ws: Script([shell(f"touch {ws.marker('ran')}")]))
-        for r in runs:
-            with self.subTest(r.mode):
-                self.assertFalse(r.ws.marker("ran").exists(), r.describe())
-                self.assertIn(DENY, "\n".join(self.last_results(r)), r.describe())
+    def test_if_deny_native(self):
+        self.if_deny("native")
 
-    def comma_matcher_runs(self):
+    def test_if_deny_hookhost(self):
+        self.if_deny("hookhost")
+
+    # -- exec form {"command": "python3", "args": [...]} denying
+    def exec_form_parts(self):
         a = self.agent
-        return self.pair(
+        return (lambda ws: {"hooks": {"PreToolUse": [a.group(
+                    [{"type": "command", "command": "python3",
+                      "args": [str(A.POLICY), "denyjson", str(ws.markers)], "timeout": 30}],
+                    matcher="Bash")]}},
+                lambda ws: Script([shell(f"touch {ws.marker('ran')}")]))
+
+    def exec_form(self, mode):
+        r = self.side(mode, *self.exec_form_parts())
+        self.assertFalse(r.ws.marker("ran").exists(), r.describe())
+        self.assertEqual(len(calls(r.ws)), 1, r.describe())
+        self.assertIn(DENY, "\n".join(self.last_results(r)), r.describe())
+
+    def test_exec_form_native(self):
+        self.exec_form("native")
+
+    def test_exec_form_hookhost(self):
+        self.exec_form("hookhost")
+
+    # -- matcher "Write,Bash": a comma list denies both tools
+    def comma(self, mode):
+        a = self.agent
+        r = self.side(
+            mode,
             lambda ws: {"hooks": {"PreToolUse": [a.group([a.hook(policy(ws, "denyjson"))],
-                                                         matcher="Write,Bash")]}},
-            lambda ws: Script([write(str(ws.marker("written")), "x\n"),
-                               shell(f"touch {ws.marker('ran')}")]))
-
-    def test_comma_matcher_native(self):
-        native, _ = self.comma_matcher_runs()
-        self.assert_comma(native)
-
-    # hookhost fix pending: a comma list "Write,Bash" as a Claude matcher (the lead is fixing it)
-    @unittest.expectedFailure
-    def test_comma_matcher_hookhost(self):
-        _, hh = self.comma_matcher_runs()
-        self.assert_comma(hh)
+                                                         matcher=f"{self.write_tool or 'Write'},Bash")]}},
+            lambda ws: Script(([write(str(ws.marker("written")), "x")] if self.write_tool else [])
+                              + [shell(f"touch {ws.marker('ran')}")]))
+        return r
 
     def assert_comma(self, r):
         self.assertFalse(r.ws.marker("written").exists(), r.describe())
         self.assertFalse(r.ws.marker("ran").exists(), r.describe())
-        self.assertEqual(sorted(c["tool_name"] for c in calls(r.ws)), ["Bash", "Write"],
+        self.assertEqual(sorted(c["tool_name"] for c in calls(r.ws)),
+                         sorted(["Bash"] + ([self.write_tool] if self.write_tool else [])),
                          r.describe())
+
+    def test_comma_matcher_native(self):
+        self.assert_comma(self.comma("native"))
+
+    # hookhost fix pending: a comma list ("Write,Bash") as a Claude matcher; hookhost reads it
+    # as a regex that matches neither tool, so nothing is denied (the lead is fixing this)
+    @unittest.expectedFailure
+    @pending
+    def test_comma_matcher_hookhost(self):
+        self.assert_comma(self.comma("hookhost"))
+
+
+# ====================================================================== Claude Code
+
+class ClaudeTests(NewKeys, AgentCase):
+    agent = A.AGENTS["claude"]
+
+    def deny_text_difference(self, mode, native_texts):
+        # Claude shows a native exit-2 reason as "hook error: [COMMAND]: STDERR"; hookhost
+        # answers every block as JSON permissionDecision "deny", which Claude shows as
+        # "hook error: REASON" — the policy's command is not named. Same reason, one prefix less.
+        if mode == "deny2":
+            return [re.sub(r"hook error: \[[^\]]*\]: ", "hook error: ", t) for t in native_texts]
+        return None
+
+    def system_events(self, r, needle):
+        return [e for e in r.events if e.get("type") == "system" and needle in json.dumps(e)]
+
+    # hookhost fix pending: in Claude, hookhost reports a failed hook or a broken settings file
+    # as a non-blocking error (exit 1, the cause on stderr), which Claude Code headless does not
+    # show at all; an exit-0 answer with `systemMessage` is shown (stream-json
+    # {"type":"system","subtype":"informational","content":"PreToolUse:Bash says: …"}).
+    @unittest.expectedFailure
+    @pending
+    def test_visibility_missing_plugin(self):
+        super().test_visibility_missing_plugin()
+
+    # hookhost fix pending: as above (exit 1 + stderr is invisible in Claude Code headless)
+    @unittest.expectedFailure
+    @pending
+    def test_visibility_broken_settings(self):
+        super().test_visibility_broken_settings()
+
+    def assert_failure_visible(self, r, needle):
+        self.assertTrue(self.system_events(r, needle),
+                        "no stream-json system event names the failure\n" + r.describe())
+
+    def assert_native_sysmsg(self, r, text):
+        self.assertEqual([(e["subtype"], e["content"]) for e in self.system_events(r, text)],
+                         [("informational", f"PreToolUse:Bash says: {text}")], r.describe())
+        self.assertNotIn(text, r.stderr)
+
+    def assert_native_exit1(self, r, text):
+        # a non-blocking error is invisible headless: not in stream-json, not on stderr
+        self.assertNotIn(text, r.stdout + r.stderr, r.describe())
+        self.assertNotIn(text, r.model_text())
+
+    def assert_native_exit2(self, r, text):
+        self.assertRegex(self.last_results(r)[0],
+                         r"^PreToolUse:Bash hook error: \[python3 [^\]]*\]: " + text)
+        result = [e for e in r.events if e.get("type") == "result"][-1]
+        self.assertEqual([d["tool_name"] for d in result["permission_denials"]], ["Bash"])
+        self.assertFalse(self.system_events(r, text), r.describe())
+        self.assertNotIn(text, r.stderr)
+
+    def check_probe(self, native):
+        for name in ("CLAUDE_PROJECT_DIR", "CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT",
+                     "CLAUDE_CODE_SESSION_ID"):
+            self.assertIn(name, native["env"])
+        for name in ("GEMINI_PROJECT_DIR", "CODEX_HOME"):
+            self.assertNotIn(name, native["env"])
+        self.assertIn("prompt_id", native["stdin"])
+        self.assertNotIn("turn_id", native["stdin"])
+
+    # -- `if` on an allow-everything hook must not widen permission mode dontAsk
+    def if_allow(self, mode):
+        a = self.agent
+        r = self.side(
+            mode,
+            lambda ws: {"hooks": {"PreToolUse": [a.group(
+                [a.hook(policy(ws, "allowjson"), **{"if": "Bash(git status*)"})],
+                matcher="Bash")]}},
+            lambda ws: Script([shell("touch $HOME/should-not-exist")]),
+            permission_mode="dontAsk", allowed_tools="Write,Read")
+        self.assertFalse((r.ws.home / "should-not-exist").exists(), r.describe())
+        self.assertEqual(calls(r.ws), [], "the guarded allow hook ran\n" + r.describe())
+        result = [e for e in r.events if e.get("type") == "result"][-1]
+        self.assertEqual([d["tool_name"] for d in result["permission_denials"]], ["Bash"])
+
+    def test_if_allow_dontask_native(self):
+        self.if_allow("native")
+
+    # hookhost fix pending: hookhost's `if` fails open (the hook runs) when the command holds
+    # `$VAR` and the pattern says more than a command name (planner/rule/shell.rs), so the
+    # allow-everything hook runs for `touch $HOME/should-not-exist` and its "allow" overrides
+    # dontAsk; Claude Code 2.1.331 does not run the hook there, and the call is refused.
+    @unittest.expectedFailure
+    @pending
+    def test_if_allow_dontask_hookhost(self):
+        self.if_allow("hookhost")
 
 
 # ====================================================================== Gemini CLI
@@ -399,59 +516,141 @@ class ClaudeTests(AgentCase):
 class GeminiTests(AgentCase):
     agent = A.AGENTS["gemini"]
 
+    def stderr_lines(self, r, needle):
+        return [line for line in r.stderr.splitlines() if needle in line]
+
     def assert_failure_visible(self, r, needle):
-        self.assertIn(needle, r.stdout + r.stderr, r.describe())
+        # hookhost answers exit 0 with systemMessage; Gemini prints it on stderr
+        lines = self.stderr_lines(r, needle)
+        self.assertTrue(lines and lines[0].startswith("Hook system message: hookhost: "),
+                        r.describe())
+        self.assertNotIn(needle, r.stdout, "stream-json shows it too?\n" + r.describe())
 
     def assert_native_sysmsg(self, r, text):
-        self.assertIn(text, r.stdout + r.stderr, r.describe())
+        self.assertEqual(self.stderr_lines(r, text), [f"Hook system message: {text}"],
+                         r.describe())
+        self.assertNotIn(text, r.stdout)
 
     def assert_native_exit1(self, r, text):
-        pass
+        self.assertEqual(self.stderr_lines(r, text)[0], f"Hook system message: Warning: {text}",
+                         r.describe())
+        self.assertTrue(self.stderr_lines(r, "[WARNING] Hook(s) ["), r.describe())
+        self.assertNotIn(text, r.stdout)
 
     def assert_native_exit2(self, r, text):
-        pass
+        results = [e for e in r.events if e.get("type") == "tool_result"]
+        self.assertEqual(results[0]["status"], "error")
+        self.assertEqual(results[0]["error"], {"type": "policy_violation",
+                                               "message": f"Tool execution blocked: {text}"})
+        self.assertEqual(self.last_results(r), [json.dumps({"error": f"Tool execution blocked: {text}"})])
 
     def check_probe(self, native):
-        self.assertIn("GEMINI_PROJECT_DIR", native["env"])
+        for name in ("GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "GEMINI_SESSION_ID", "GEMINI_CWD"):
+            self.assertIn(name, native["env"])
+        self.assertNotIn("CLAUDECODE", native["env"])
+        self.assertIn("timestamp", native["stdin"])
 
 
 # ====================================================================== Codex
 
-class CodexTests(AgentCase):
+class CodexTests(NewKeys, AgentCase):
     agent = A.AGENTS["codex"]
+    write_tool = None  # the fake server's Codex model gets no apply_patch tool
 
     def assert_failure_visible(self, r, needle):
-        # Codex exec shows neither a hook's stderr nor its systemMessage
+        # Codex exec shows neither a hook's stderr nor its systemMessage: nothing to see,
+        # only --fail-closed (a deny naming the cause) makes a failure visible
         self.assertNotIn(needle, r.stdout + r.stderr, r.describe())
 
     def assert_native_sysmsg(self, r, text):
-        pass
+        self.assertNotIn(text, r.stdout + r.stderr, r.describe())
+        self.assertNotIn(text, r.model_text())
 
     def assert_native_exit1(self, r, text):
-        pass
+        self.assertNotIn(text, r.stdout + r.stderr, r.describe())
+        self.assertNotIn(text, r.model_text())
 
     def assert_native_exit2(self, r, text):
-        pass
+        self.assertRegex(self.last_results(r)[0],
+                         f"^Command blocked by PreToolUse hook: {text}. Command: touch ")
+        # not in the JSON events, only in Codex's log on stderr
+        self.assertNotIn(text, r.stdout)
+        self.assertIn(f"ERROR codex_core::tools::router: error=Command blocked by PreToolUse hook: {text}",
+                      r.stderr)
 
     def check_probe(self, native):
         self.assertIn("turn_id", native["stdin"])
+        self.assertIn("model", native["stdin"])
+        for name in ("CLAUDE_PROJECT_DIR", "CLAUDECODE", "GEMINI_PROJECT_DIR"):
+            self.assertNotIn(name, native["env"])
+
+    # Codex 0.169 runs Claude's format but not Claude's newer keys. Natively: `if` is
+    # ignored (the hook runs for every Bash call), the exec form's `args` are ignored
+    # (`python3` alone runs, reads the input JSON as a program and fails: fail-open), and a
+    # comma list is no list. Through hookhost the same definitions get Claude's meaning.
+    def test_if_deny_native(self):
+        r = self.side("native", *self.if_deny_parts())
+        self.assertFalse(r.ws.marker("free").exists(), r.describe())
+        self.assertFalse(r.ws.marker("guarded").exists(), r.describe())
+        self.assertEqual(len(calls(r.ws)), 2, "Codex ran the `if`-guarded hook for every call")
+
+    def test_exec_form_native(self):
+        r = self.side("native", *self.exec_form_parts())
+        self.assertTrue(r.ws.marker("ran").exists(), r.describe())
+        self.assertEqual(calls(r.ws), [], "Codex ran the exec form's args?")
+
+    def test_comma_matcher_native(self):
+        r = self.comma("native")
+        self.assertTrue(r.ws.marker("ran").exists(), r.describe())
+        self.assertEqual(calls(r.ws), [], "Codex read a comma list as a list?")
 
 
 # the base class holds no agent: not a test of its own
 del AgentCase
 
 
-def main():
-    start = time.time()
+CLASSES = ["ClaudeTests", "GeminiTests", "CodexTests"]
+
+
+def header():
     print("agents:", ", ".join(f"{n} {a['package']}@{a['version']}"
                                for n, a in VERSIONS["agents"].items()))
     for n, a in VERSIONS.get("not_installed", {}).items():
-        print(f"not run: {n} ({a['package']}): {a['reason']}")
+        print(f"NOT RUN: {n} ({a['package']}): {a['reason']}")
     print("hookhost:", A.hookhost_bin())
-    prog = unittest.main(module=__name__, exit=False, verbosity=2)
-    print(f"agents e2e: {time.time() - start:.1f} s")
-    result = prog.result
-    sys.exit(0 if result.wasSuccessful() else 1)
+    sys.stdout.flush()
+
+
+def main():
+    """With arguments: plain unittest (`run.py ClaudeTests.test_allow -v`). Without: the three
+    agents' classes in parallel processes (AGENTS_JOBS, default 3), one report each."""
+    start = time.time()
+    if len(sys.argv) > 1:
+        header()
+        prog = unittest.main(module=__name__, exit=False, verbosity=2)
+        print(f"agents e2e: {time.time() - start:.1f} s")
+        sys.exit(0 if prog.result.wasSuccessful() else 1)
+
+    import subprocess
+    header()
+    jobs = int(os.environ.get("AGENTS_JOBS", "3"))
+
+    def one(cls):
+        t = time.time()
+        p = subprocess.run([sys.executable, __file__, cls], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True, errors="replace")
+        return cls, p.returncode, p.stdout, time.time() - t
+
+    failed = []
+    with ThreadPoolExecutor(jobs) as pool:
+        for cls, rc, out, took in pool.map(one, CLASSES):
+            print(f"\n======== {cls} ({took:.1f} s): {'ok' if rc == 0 else 'FAILED'}")
+            print(out)
+            if rc != 0:
+                failed.append(cls)
+    print(f"agents e2e: {time.time() - start:.1f} s; " +
+          (f"FAILED: {', '.join(failed)}" if failed else "all agents ok"))
+    sys.exit(1 if failed else 0)
 
 
 if __name__ == "__main__":
