@@ -64,6 +64,14 @@ if ! npm install --prefix "$prefix" --no-audit --no-fund --save-exact --include=
   exit 1
 fi
 
+# Claude Code's postinstall links the platform binary into bin/claude.exe; should npm have
+# skipped install scripts, run it here.
+claude_dir="$prefix/node_modules/@anthropic-ai/claude-code"
+if [ -f "$claude_dir/install.cjs" ] && ! check >/dev/null; then
+  echo "agents-install: running Claude Code's postinstall (node install.cjs)"
+  (cd "$claude_dir" && node install.cjs) || true
+fi
+
 if ! check; then
   echo "agents-install: FAILED: after npm install, the agents above are still not at their pinned versions" >&2
   exit 1
