@@ -199,7 +199,7 @@ stream_max_retries = 0
 
 [analytics]
 enabled = false
-""")
+""" + (f'\n[projects."{ws.project}"]\ntrust_level = "trusted"\n' if opts.get("trusted_project") else ""))
         (chome / "hooks.json").write_text(json.dumps(settings, indent=2))
         argv = [str(self.binary()), "exec", "--json", "--skip-git-repo-check",
                 "--dangerously-bypass-approvals-and-sandbox", "--dangerously-bypass-hook-trust",

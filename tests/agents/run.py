@@ -584,6 +584,46 @@ class CodexTests(NewKeys, AgentCase):
         for name in ("CLAUDE_PROJECT_DIR", "CLAUDECODE", "GEMINI_PROJECT_DIR"):
             self.assertNotIn(name, native["env"])
 
+    # -- `hookhost hook --codex-settings`: the project's `.codex/hooks.json`
+    def test_codex_settings_project_hooks(self):
+        """Native: Codex runs a project's `.codex/hooks.json` only when the project is trusted
+        (`[projects."DIR"] trust_level = "trusted"`). Through hookhost: the agent's one hook is
+        `hookhost hook --codex-settings` in $CODEX_HOME/hooks.json, the project untrusted (so
+        Codex itself does not run the project's file) — hookhost reads and enforces it. Note:
+        hookhost runs an *untrusted* project's Codex hooks (unless --require-trust)."""
+        a = self.agent
+
+        def defs_for(ws):
+            d = ws.project / ".codex"
+            d.mkdir(exist_ok=True)
+            (d / "hooks.json").write_text(json.dumps(self.pre(ws, "denyjson")))
+            return {}
+
+        def script_for(ws):
+            return Script([shell(f"touch {ws.marker('ran')}")])
+
+        def hookhost_run():
+            ws = self.ws("hookhost")
+            defs_for(ws)
+            settings = {"hooks": {"PreToolUse": [a.group([a.hook(
+                f"{A.hookhost_bin()} hook --codex-settings", timeout=60)])]}}
+            return A.run(a, script_for(ws), settings, ws, "hookhost")
+
+        with ThreadPoolExecutor(3) as pool:
+            trusted = pool.submit(self.native, defs_for, script_for, trusted_project=True)
+            untrusted = pool.submit(self.native, defs_for, script_for)
+            hh = pool.submit(hookhost_run)
+            trusted, untrusted, hh = trusted.result(), untrusted.result(), hh.result()
+        for r in (trusted, untrusted, hh):
+            self.check_run(r)
+        self.assertFalse(trusted.ws.marker("ran").exists(), trusted.describe())
+        self.assertTrue(untrusted.ws.marker("ran").exists(), untrusted.describe())
+        self.assertEqual(calls(untrusted.ws), [])
+        self.assertFalse(hh.ws.marker("ran").exists(), hh.describe())
+        self.assertEqual(len(calls(hh.ws)), 1, hh.describe())
+        self.assertEqual(self.normalize(self.last_results(trusted), trusted),
+                         self.normalize(self.last_results(hh), hh))
+
     # Codex 0.169 runs Claude's format but not Claude's newer keys. Natively: `if` is
     # ignored (the hook runs for every Bash call), the exec form's `args` are ignored
     # (`python3` alone runs, reads the input JSON as a program and fails: fail-open), and a
