@@ -60,6 +60,7 @@ class Run:
     timed_out: bool
     requests: list
     ws: Workspace
+    env_given: list = field(default_factory=list)  # names of the variables the agent was started with
 
     @property
     def events(self) -> list:
@@ -181,7 +182,7 @@ class Codex(Agent):
     bin = "codex"
 
     def prepare(self, ws: Workspace, settings: dict, url: str, opts: dict):
-        chome = ws.root / "codex-home"
+        chome = ws.home / ".codex"  # Codex's default CODEX_HOME; not set in the environment
         chome.mkdir(parents=True, exist_ok=True)
         (chome / "config.toml").write_text(f"""\
 model = "gpt-5.1-codex"
@@ -204,8 +205,7 @@ enabled = false
         argv = [str(self.binary()), "exec", "--json", "--skip-git-repo-check",
                 "--dangerously-bypass-approvals-and-sandbox", "--dangerously-bypass-hook-trust",
                 "-C", str(ws.project), opts["prompt"]]
-        env = {"CODEX_HOME": str(chome), "OPENAI_API_KEY": "dummy", "RUST_LOG": "warn",
-               "CODEX_DISABLE_UPDATE_CHECK": "1"}
+        env = {"OPENAI_API_KEY": "dummy"}
         return argv, env
 
 
@@ -262,7 +262,7 @@ def run(agent: Agent, script: Script, settings: dict, ws: Workspace, mode: str,
             except (ProcessLookupError, PermissionError):
                 pass
         return Run(agent.name, mode, argv, proc.returncode, out, err, timed_out,
-                   list(models.requests), ws)
+                   list(models.requests), ws, sorted(env))
 
 
 def workspace(prefix: str) -> Workspace:

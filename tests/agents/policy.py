@@ -51,7 +51,7 @@ def main():
             json.dump({"stdin": data, "env": sorted(os.environ), "argv": sys.argv,
                        "cwd": os.getcwd(),
                        "env_values": {k: v for k, v in os.environ.items()
-                                      if any(s in k for s in ("PROJECT", "CODEX", "CLAUDE",
+                                      if any(s in k for s in ("PROJECT", "CODEX", "CLAUDE", "AI_AGENT",
                                                               "GEMINI", "HOOK", "LLXPRT"))}},
                       f, indent=1, sort_keys=True)
         sys.exit(0)

@@ -323,7 +323,9 @@ class AgentCase(unittest.TestCase):
             self.assertTrue(p.exists(), r.describe())
             d = json.loads(p.read_text())
             found[r.mode] = {"stdin_fields": sorted(d["stdin"]), "env": d["env"],
-                             "stdin": d["stdin"], "env_values": d["env_values"]}
+                             "stdin": d["stdin"], "env_values": d["env_values"],
+                             "env_added_by_agent": sorted(set(d["env"]) - set(r.env_given)),
+                             "env_given": r.env_given}
         note(f"probe-{a.name}.json", found)
         self.assertEqual(found["native"]["stdin"]["hook_event_name"], a.pre_tool)
         self.assertEqual(found["native"]["stdin"]["tool_name"], a.shell_tool)
