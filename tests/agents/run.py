@@ -462,6 +462,7 @@ class ClaudeTests(NewKeys, AgentCase):
         self.assertEqual([(e["subtype"], e["content"]) for e in self.system_events(r, text)],
                          [("informational", f"PreToolUse:Bash says: {text}")], r.describe())
         self.assertNotIn(text, r.stderr)
+        self.assertNotIn(text, r.model_text())
 
     def assert_native_exit1(self, r, text):
         # a non-blocking error is invisible headless: not in stream-json, not on stderr
@@ -575,8 +576,10 @@ class CodexTests(NewKeys, AgentCase):
     def assert_native_exit2(self, r, text):
         self.assertRegex(self.last_results(r)[0],
                          f"^Command blocked by PreToolUse hook: {text}. Command: touch ")
-        # not in the JSON events, only in Codex's log on stderr
+        # not in the JSON events (no command_execution item at all), only in Codex's log
         self.assertNotIn(text, r.stdout)
+        self.assertEqual([e for e in r.events if e.get("item", {}).get("type") == "command_execution"],
+                         [], r.describe())
         self.assertIn(f"ERROR codex_core::tools::router: error=Command blocked by PreToolUse hook: {text}",
                       r.stderr)
 
