@@ -219,7 +219,7 @@ class AgentCase(unittest.TestCase):
             lambda ws: Script([]))
         for r in runs:
             with self.subTest(r.mode):
-                self.assertIn(ctx, r.main_requests()[0].text(), r.describe())
+                self.assertTrue(ctx in r.main_requests()[0].text(), r.describe())
 
     def test_prompt_context(self):
         a = self.agent
@@ -229,7 +229,7 @@ class AgentCase(unittest.TestCase):
             lambda ws: Script([]))
         for r in runs:
             with self.subTest(r.mode):
-                self.assertIn(ctx, r.main_requests()[0].text(), r.describe())
+                self.assertTrue(ctx in r.main_requests()[0].text(), r.describe())
 
     def test_stop_continue(self):
         a = self.agent
@@ -242,8 +242,8 @@ class AgentCase(unittest.TestCase):
                 mains = r.main_requests()
                 self.assertTrue((r.ws.markers / "stopped").exists(), r.describe())
                 self.assertEqual(len(mains), 2, r.describe())
-                self.assertNotIn("STOP-REASON-4d2e", mains[0].text())
-                self.assertIn("STOP-REASON-4d2e", mains[1].text(), r.describe())
+                self.assertTrue("STOP-REASON-4d2e" not in mains[0].text(), r.describe())
+                self.assertTrue("STOP-REASON-4d2e" in mains[1].text(), r.describe())
                 self.assertEqual([c["mode"] for c in calls(r.ws)], ["stop", "stop"])
 
     # ------------------------------------------------------- failure visibility
@@ -461,13 +461,13 @@ class ClaudeTests(NewKeys, AgentCase):
     def assert_native_sysmsg(self, r, text):
         self.assertEqual([(e["subtype"], e["content"]) for e in self.system_events(r, text)],
                          [("informational", f"PreToolUse:Bash says: {text}")], r.describe())
-        self.assertNotIn(text, r.stderr)
-        self.assertNotIn(text, r.model_text())
+        self.assertTrue(text not in r.stderr, r.describe())
+        self.assertTrue(text not in r.model_text(), r.describe())
 
     def assert_native_exit1(self, r, text):
         # a non-blocking error is invisible headless: not in stream-json, not on stderr
-        self.assertNotIn(text, r.stdout + r.stderr, r.describe())
-        self.assertNotIn(text, r.model_text())
+        self.assertTrue(text not in r.stdout + r.stderr, r.describe())
+        self.assertTrue(text not in r.model_text(), r.describe())
 
     def assert_native_exit2(self, r, text):
         self.assertRegex(self.last_results(r)[0],
@@ -475,7 +475,7 @@ class ClaudeTests(NewKeys, AgentCase):
         result = [e for e in r.events if e.get("type") == "result"][-1]
         self.assertEqual([d["tool_name"] for d in result["permission_denials"]], ["Bash"])
         self.assertFalse(self.system_events(r, text), r.describe())
-        self.assertNotIn(text, r.stderr)
+        self.assertTrue(text not in r.stderr, r.describe())
 
     def check_probe(self, native):
         for name in ("CLAUDE_PROJECT_DIR", "CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT",
@@ -527,18 +527,18 @@ class GeminiTests(AgentCase):
         lines = self.stderr_lines(r, needle)
         self.assertTrue(lines and lines[0].startswith("Hook system message: hookhost: "),
                         r.describe())
-        self.assertNotIn(needle, r.stdout, "stream-json shows it too?\n" + r.describe())
+        self.assertTrue(needle not in r.stdout, "stream-json shows it too?\n" + r.describe())
 
     def assert_native_sysmsg(self, r, text):
         self.assertEqual(self.stderr_lines(r, text), [f"Hook system message: {text}"],
                          r.describe())
-        self.assertNotIn(text, r.stdout)
+        self.assertTrue(text not in r.stdout, r.describe())
 
     def assert_native_exit1(self, r, text):
         self.assertEqual(self.stderr_lines(r, text)[0], f"Hook system message: Warning: {text}",
                          r.describe())
         self.assertTrue(self.stderr_lines(r, "[WARNING] Hook(s) ["), r.describe())
-        self.assertNotIn(text, r.stdout)
+        self.assertTrue(text not in r.stdout, r.describe())
 
     def assert_native_exit2(self, r, text):
         results = [e for e in r.events if e.get("type") == "tool_result"]
@@ -563,25 +563,25 @@ class CodexTests(NewKeys, AgentCase):
     def assert_failure_visible(self, r, needle):
         # Codex exec shows neither a hook's stderr nor its systemMessage: nothing to see,
         # only --fail-closed (a deny naming the cause) makes a failure visible
-        self.assertNotIn(needle, r.stdout + r.stderr, r.describe())
+        self.assertTrue(needle not in r.stdout + r.stderr, r.describe())
 
     def assert_native_sysmsg(self, r, text):
-        self.assertNotIn(text, r.stdout + r.stderr, r.describe())
-        self.assertNotIn(text, r.model_text())
+        self.assertTrue(text not in r.stdout + r.stderr, r.describe())
+        self.assertTrue(text not in r.model_text(), r.describe())
 
     def assert_native_exit1(self, r, text):
-        self.assertNotIn(text, r.stdout + r.stderr, r.describe())
-        self.assertNotIn(text, r.model_text())
+        self.assertTrue(text not in r.stdout + r.stderr, r.describe())
+        self.assertTrue(text not in r.model_text(), r.describe())
 
     def assert_native_exit2(self, r, text):
         self.assertRegex(self.last_results(r)[0],
                          f"^Command blocked by PreToolUse hook: {text}. Command: touch ")
         # not in the JSON events (no command_execution item at all), only in Codex's log
-        self.assertNotIn(text, r.stdout)
+        self.assertTrue(text not in r.stdout, r.describe())
         self.assertEqual([e for e in r.events if e.get("item", {}).get("type") == "command_execution"],
                          [], r.describe())
-        self.assertIn(f"ERROR codex_core::tools::router: error=Command blocked by PreToolUse hook: {text}",
-                      r.stderr)
+        self.assertTrue(f"ERROR codex_core::tools::router: error=Command blocked by PreToolUse hook: {text}"
+                        in r.stderr, r.describe())
 
     def check_probe(self, native):
         self.assertIn("turn_id", native["stdin"])
