@@ -31,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import agents as A  # noqa: E402
 from fake_models import Script, shell, tool_results, write  # noqa: E402
+from fake_models import _strings as fake_strings  # noqa: E402
 
 VERSIONS = json.loads((A.HERE / "versions.json").read_text())
 FINDINGS = Path(os.environ.get("AGENTS_FINDINGS_DIR") or A.ROOT / "target" / "agents-findings")
@@ -191,6 +192,21 @@ class AgentCase(unittest.TestCase):
         else:
             self.assertEqual(h, expected, "hookhost's deny text is not the known difference")
 
+    def assert_same_snippets(self, runs, needle, tag, index=0):
+        """The strings of the index-th main request that hold `needle`, natively and through
+        hookhost: byte-identical (after the per-run temp dir is normalised)."""
+        found = {}
+        for r in runs:
+            body = r.main_requests()[index].body
+            found[r.mode] = [self.normalize_snippet(t) for t in
+                             self.normalize([t for t in fake_strings(body) if needle in t], r)]
+        note(f"snippets-{self.agent.name}-{tag}.json", found)
+        self.assertEqual(found["native"], found["hookhost"],
+                         f"the model saw {needle} in different text")
+
+    def normalize_snippet(self, text):
+        return text
+
     def normalize(self, texts, r):
         # the policy command names the run's temp dir; make the two runs comparable
         return [t.replace(str(r.ws.root), "<ws>") for t in texts]
@@ -220,6 +236,7 @@ class AgentCase(unittest.TestCase):
         for r in runs:
             with self.subTest(r.mode):
                 self.assertTrue(ctx in r.main_requests()[0].text(), r.describe())
+        self.assert_same_snippets(runs, ctx, "session-context")
 
     def test_prompt_context(self):
         a = self.agent
@@ -230,6 +247,7 @@ class AgentCase(unittest.TestCase):
         for r in runs:
             with self.subTest(r.mode):
                 self.assertTrue(ctx in r.main_requests()[0].text(), r.describe())
+        self.assert_same_snippets(runs, ctx, "prompt-context")
 
     def test_stop_continue(self):
         a = self.agent
@@ -245,6 +263,7 @@ class AgentCase(unittest.TestCase):
                 self.assertTrue("STOP-REASON-4d2e" not in mains[0].text(), r.describe())
                 self.assertTrue("STOP-REASON-4d2e" in mains[1].text(), r.describe())
                 self.assertEqual([c["mode"] for c in calls(r.ws)], ["stop", "stop"])
+        self.assert_same_snippets(runs, "STOP-REASON-4d2e", "stop", index=1)
 
     # ------------------------------------------------------- failure visibility
 
@@ -435,6 +454,11 @@ class ClaudeTests(NewKeys, AgentCase):
         if mode == "deny2":
             return [re.sub(r"hook error: \[[^\]]*\]: ", "hook error: ", t) for t in native_texts]
         return None
+
+    def normalize_snippet(self, text):
+        # Claude names the hook command that blocked a stop: policy.py natively, hookhost else
+        return re.sub(r'hook blocking error from command: "[^"]*"',
+                      'hook blocking error from command: "<COMMAND>"', text)
 
     def system_events(self, r, needle):
         return [e for e in r.events if e.get("type") == "system" and needle in json.dumps(e)]
