@@ -42,7 +42,7 @@ class Workspace:
         self.home = self.root / "home"
         self.project = self.root / "project"
         self.markers = self.root / "markers"
-        for d in (self.home, self.project, self.markers):
+        for d in (self.home, self.project, self.markers, self.root / "tmp"):
             d.mkdir(parents=True, exist_ok=True)
 
     def marker(self, name: str) -> Path:
@@ -239,6 +239,7 @@ def run(agent: Agent, script: Script, settings: dict, ws: Workspace, mode: str,
                     "XDG_STATE_HOME": str(ws.home / ".local/state"),
                     "XDG_DATA_HOME": str(ws.home / ".local/share"),
                     "XDG_CACHE_HOME": str(ws.home / ".cache"),
+                    "TMPDIR": str(ws.root / "tmp"),  # Claude keeps per-session files there
                     "MARKERS": str(ws.markers)})
         env.update(extra)
         env.update(opts.get("env", {}))
