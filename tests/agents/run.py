@@ -538,6 +538,44 @@ class ClaudeTests(NewKeys, AgentCase):
         self.if_allow("hookhost")
 
 
+    # -- which commands an `if: "Bash(git status*)"` guard lets the hook see, with expansions
+    IF_EXPANSIONS = {  # command → does Claude Code 2.1.331 run the guarded hook?
+        "echo $HOME": False,
+        "touch $HOME/x": False,
+        'echo "$HOME"': False,
+        "echo ${HOME}": True,          # a braced expansion: Claude fails open
+        "$CMD status": True,           # the command name is an expansion
+        "git status $HOME": True,
+        "git status": True,
+        "echo $(git status)": True,
+        "echo `git status`": True,
+        "X=$HOME git status": True,
+        "git status > $HOME/y": True,
+    }
+
+    def if_expansions(self, mode):
+        a = self.agent
+        cmds = list(self.IF_EXPANSIONS)
+        r = self.side(
+            mode,
+            lambda ws: {"hooks": {"PreToolUse": [a.group(
+                [a.hook(policy(ws, "allow"), **{"if": "Bash(git status*)"})], matcher="Bash")]}},
+            lambda ws: Script([shell(c) for c in cmds]))
+        ran = {c["tool_input"]["command"] for c in calls(r.ws)}
+        self.assertEqual({c: c in ran for c in cmds}, self.IF_EXPANSIONS, r.describe())
+
+    def test_if_expansions_native(self):
+        self.if_expansions("native")
+
+    # hookhost fix pending: hookhost's `if` fails open for every command holding `$VAR`
+    # (`echo $HOME`, `touch $HOME/x`, `echo "$HOME"` run the guarded hook); Claude Code 2.1.331
+    # fails open only for `${VAR}`, `$(…)`/backticks and an expanded command name.
+    @unittest.expectedFailure
+    @pending
+    def test_if_expansions_hookhost(self):
+        self.if_expansions("hookhost")
+
+
 # ====================================================================== Gemini CLI
 
 class GeminiTests(AgentCase):
