@@ -15,6 +15,7 @@ what reached the model. Binds 127.0.0.1 on a free port only.
 
 from __future__ import annotations
 
+import gzip
 import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -51,21 +52,22 @@ class Recorded:
 
     def text(self) -> str:
         """All strings of the request body, joined: what the model saw."""
-        return "\n".join(_strings(self.body))
+        return "\n".join(strings(self.body))
 
     def __repr__(self):
         return f"Recorded({self.api} {self.path} main={self.main})"
 
 
-def _strings(value):
+def strings(value):
+    """Every string in a JSON value, depth first."""
     if isinstance(value, str):
         yield value
     elif isinstance(value, dict):
         for v in value.values():
-            yield from _strings(v)
+            yield from strings(v)
     elif isinstance(value, list):
         for v in value:
-            yield from _strings(v)
+            yield from strings(v)
 
 
 # ---------------------------------------------------------------- per-API helpers
@@ -187,12 +189,8 @@ class _Handler(BaseHTTPRequestHandler):
     def _body(self):
         n = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(n) if n else b""
-        if self.headers.get("Content-Encoding") == "zstd" or self.headers.get("Content-Encoding") == "gzip":
-            import gzip
-            try:
-                raw = gzip.decompress(raw)
-            except Exception:
-                pass
+        if self.headers.get("Content-Encoding") == "gzip":
+            raw = gzip.decompress(raw)
         try:
             return json.loads(raw or b"{}")
         except ValueError:

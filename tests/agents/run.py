@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import agents as A  # noqa: E402
 from fake_models import Script, shell, tool_results, write  # noqa: E402
-from fake_models import _strings as fake_strings  # noqa: E402
+from fake_models import strings as fake_strings  # noqa: E402
 
 VERSIONS = json.loads((A.HERE / "versions.json").read_text())
 FINDINGS = Path(os.environ.get("AGENTS_FINDINGS_DIR") or A.ROOT / "target" / "agents-findings")
