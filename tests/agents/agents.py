@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import signal
 import subprocess
@@ -125,7 +126,8 @@ class Agent:
         path = self.defs_path(ws)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(defs, indent=2))
-        cmd = f"{hookhost_bin()} hook --settings {path}" + (f" {extra_args}" if extra_args else "")
+        cmd = f"{shlex.quote(hookhost_bin())} hook --settings {shlex.quote(str(path))}" + (
+            f" {extra_args}" if extra_args else "")
         return {"hooks": {event: [self.group([self.hook(cmd, timeout=60)])]
                           for event in defs.get("hooks", {})}}
 

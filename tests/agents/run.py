@@ -21,6 +21,7 @@ import functools
 import json
 import os
 import re
+import shlex
 import sys
 import time
 import unittest
@@ -41,8 +42,8 @@ DENY = "POLICY-DENY: shell commands are not allowed by policy.py"
 
 
 def policy(ws: A.Workspace, mode: str, arg: str = "") -> str:
-    cmd = f"python3 {A.POLICY} {mode} {ws.markers}"
-    return cmd + (f" '{arg}'" if arg else "")
+    cmd = f"python3 {shlex.quote(str(A.POLICY))} {mode} {shlex.quote(str(ws.markers))}"
+    return cmd + (f" {shlex.quote(arg)}" if arg else "")
 
 
 def calls(ws: A.Workspace) -> list:
@@ -673,7 +674,7 @@ class CodexTests(NewKeys, AgentCase):
             ws = self.ws("hookhost")
             defs_for(ws)
             settings = {"hooks": {"PreToolUse": [a.group([a.hook(
-                f"{A.hookhost_bin()} hook --codex-settings", timeout=60)])]}}
+                f"{shlex.quote(A.hookhost_bin())} hook --codex-settings", timeout=60)])]}}
             return A.run(a, script_for(ws), settings, ws, "hookhost")
 
         with ThreadPoolExecutor(3) as pool:
