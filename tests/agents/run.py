@@ -161,7 +161,7 @@ class AgentCase(unittest.TestCase):
                          lambda ws: Script([shell(f"touch {ws.marker('ran')}")]))
         for r in runs:
             with self.subTest(r.mode):
-                self.assertTrue(r.ws.marker("ran").exists(), r.describe())
+                self.assertTrue(r.ws.marker("ran").exists(), "the call did not run (no marker file)\n" + r.describe())
                 self.assertEqual([c["mode"] for c in calls(r.ws)], ["allow"], r.describe())
 
     def check_deny(self, mode):
@@ -169,7 +169,7 @@ class AgentCase(unittest.TestCase):
                          lambda ws: Script([shell(f"touch {ws.marker('ran')}")]))
         for r in runs:
             with self.subTest(r.mode):
-                self.assertFalse(r.ws.marker("ran").exists(), r.describe())
+                self.assertFalse(r.ws.marker("ran").exists(), "the call ran (its marker file exists)\n" + r.describe())
                 self.assertEqual(len(calls(r.ws)), 1, r.describe())
                 self.assertIn(DENY, "\n".join(self.last_results(r)), r.describe())
         return runs
@@ -297,7 +297,7 @@ class AgentCase(unittest.TestCase):
 
     def test_visibility_missing_plugin_fail_closed(self):
         r = self.failing_hookhost("missing-plugin-fail-closed", extra_args="--fail-closed")
-        self.assertFalse(r.ws.marker("ran").exists(), r.describe())
+        self.assertFalse(r.ws.marker("ran").exists(), "the call ran (its marker file exists)\n" + r.describe())
         self.assertIn("missing.wasm", "\n".join(self.last_results(r)), r.describe())
 
     def assert_failure_visible(self, r, needle):
@@ -317,17 +317,17 @@ class AgentCase(unittest.TestCase):
 
     def test_native_visibility_sysmsg(self):
         r = self.native_visibility("sysmsg", "SYSMSG-i-3c1d")
-        self.assertTrue(r.ws.marker("ran").exists(), r.describe())
+        self.assertTrue(r.ws.marker("ran").exists(), "the call did not run (no marker file)\n" + r.describe())
         self.assert_native_sysmsg(r, "SYSMSG-i-3c1d")
 
     def test_native_visibility_exit1(self):
         r = self.native_visibility("fail1", "STDERR-ii-8e2f")
-        self.assertTrue(r.ws.marker("ran").exists(), r.describe())
+        self.assertTrue(r.ws.marker("ran").exists(), "the call did not run (no marker file)\n" + r.describe())
         self.assert_native_exit1(r, "STDERR-ii-8e2f")
 
     def test_native_visibility_exit2(self):
         r = self.native_visibility("fail2", "STDERR-iii-5a7b")
-        self.assertFalse(r.ws.marker("ran").exists(), r.describe())
+        self.assertFalse(r.ws.marker("ran").exists(), "the call ran (its marker file exists)\n" + r.describe())
         self.assertIn("STDERR-iii-5a7b", "\n".join(self.last_results(r)), r.describe())
         self.assert_native_exit2(r, "STDERR-iii-5a7b")
 
@@ -381,8 +381,8 @@ class NewKeys:
 
     def if_deny(self, mode):
         r = self.side(mode, *self.if_deny_parts())
-        self.assertTrue(r.ws.marker("free").exists(), r.describe())
-        self.assertFalse(r.ws.marker("guarded").exists(), r.describe())
+        self.assertTrue(r.ws.marker("free").exists(), "echo free did not run\n" + r.describe())
+        self.assertFalse(r.ws.marker("guarded").exists(), "echo guarded ran\n" + r.describe())
         self.assertEqual([c["tool_input"]["command"].split()[1] for c in calls(r.ws)],
                          ["guarded"], r.describe())
         self.assertIn(DENY, "\n".join(self.last_results(r)), r.describe())
@@ -404,7 +404,7 @@ class NewKeys:
 
     def exec_form(self, mode):
         r = self.side(mode, *self.exec_form_parts())
-        self.assertFalse(r.ws.marker("ran").exists(), r.describe())
+        self.assertFalse(r.ws.marker("ran").exists(), "the call ran (its marker file exists)\n" + r.describe())
         self.assertEqual(len(calls(r.ws)), 1, r.describe())
         self.assertIn(DENY, "\n".join(self.last_results(r)), r.describe())
 
@@ -426,8 +426,8 @@ class NewKeys:
         return r
 
     def assert_comma(self, r):
-        self.assertFalse(r.ws.marker("written").exists(), r.describe())
-        self.assertFalse(r.ws.marker("ran").exists(), r.describe())
+        self.assertFalse(r.ws.marker("written").exists(), "the Write went ahead\n" + r.describe())
+        self.assertFalse(r.ws.marker("ran").exists(), "the call ran (its marker file exists)\n" + r.describe())
         self.assertEqual(sorted(c["tool_name"] for c in calls(r.ws)),
                          sorted(["Bash"] + ([self.write_tool] if self.write_tool else [])),
                          r.describe())
@@ -521,7 +521,7 @@ class ClaudeTests(NewKeys, AgentCase):
                 matcher="Bash")]}},
             lambda ws: Script([shell("touch $HOME/should-not-exist")]),
             permission_mode="dontAsk", allowed_tools="Write,Read")
-        self.assertFalse((r.ws.home / "should-not-exist").exists(), r.describe())
+        self.assertFalse((r.ws.home / "should-not-exist").exists(), "touch $HOME/should-not-exist ran\n" + r.describe())
         self.assertEqual(calls(r.ws), [], "the guarded allow hook ran\n" + r.describe())
         result = [e for e in r.events if e.get("type") == "result"][-1]
         self.assertEqual([d["tool_name"] for d in result["permission_denials"]], ["Bash"])
@@ -699,17 +699,17 @@ class CodexTests(NewKeys, AgentCase):
     def test_if_deny_native(self):
         r = self.side("native", *self.if_deny_parts())
         self.assertFalse(r.ws.marker("free").exists(), r.describe())
-        self.assertFalse(r.ws.marker("guarded").exists(), r.describe())
+        self.assertFalse(r.ws.marker("guarded").exists(), "echo guarded ran\n" + r.describe())
         self.assertEqual(len(calls(r.ws)), 2, "Codex ran the `if`-guarded hook for every call")
 
     def test_exec_form_native(self):
         r = self.side("native", *self.exec_form_parts())
-        self.assertTrue(r.ws.marker("ran").exists(), r.describe())
+        self.assertTrue(r.ws.marker("ran").exists(), "the call did not run (no marker file)\n" + r.describe())
         self.assertEqual(calls(r.ws), [], "Codex ran the exec form's args?")
 
     def test_comma_matcher_native(self):
         r = self.comma("native")
-        self.assertTrue(r.ws.marker("ran").exists(), r.describe())
+        self.assertTrue(r.ws.marker("ran").exists(), "the call did not run (no marker file)\n" + r.describe())
         self.assertEqual(calls(r.ws), [], "Codex read a comma list as a list?")
 
 
