@@ -3,8 +3,8 @@
 //!
 //! * **OR logic** — BeforeTool, AfterTool, and the six other events (BeforeAgent,
 //!   AfterAgent, SessionStart, SessionEnd, PreCompress, Notification): any block wins
-//!   (the first blocking hook's `block`/`deny`), else `ask` if any hook asked, else the
-//!   last explicit allow; `reason`, `systemMessage`, `stopReason` and
+//!   (the first blocking hook's `block`/`deny`), else Claude's `defer` if any hook
+//!   deferred, else `ask` if any hook asked, else the last explicit allow; `reason`, `systemMessage`, `stopReason` and
 //!   `hookSpecificOutput.additionalContext` are joined with newlines in plan order;
 //!   `suppressOutput` is OR; `continue: false` wins; `hookSpecificOutput.clearContext`
 //!   is OR (AfterAgent: any `true` wins, as in both reference aggregators); other
@@ -116,7 +116,9 @@ fn merge_common(outputs: &[&HookOutput]) -> HookOutput {
     let decisions: Vec<Option<Decision>> = outputs.iter().map(|o| o.effective_decision()).collect();
     let first_block = decisions.iter().flatten().copied().find(|d| d.is_block());
     merged.decision = first_block.or_else(|| {
-        if decisions.contains(&Some(Decision::Ask)) {
+        if decisions.contains(&Some(Decision::Defer)) {
+            Some(Decision::Defer)
+        } else if decisions.contains(&Some(Decision::Ask)) {
             Some(Decision::Ask)
         } else {
             decisions.iter().rev().flatten().copied().next()

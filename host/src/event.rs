@@ -53,13 +53,47 @@ pub enum HookEvent {
     StopFailure,
     /// Claude Code: a compaction finished.
     PostCompact,
+    /// Claude Code: every tool call of a batch resolved, before the next model request.
+    PostToolBatch,
+    /// Claude Code: a slash command or MCP prompt is about to expand into the prompt.
+    UserPromptExpansion,
+    /// Claude Code: lines of an assistant message are about to be shown.
+    MessageDisplay,
+    /// Claude Code: the model is about to be switched; hooks may deny it.
+    PreModelSwitch,
+    /// Claude Code: the model was switched.
+    PostModelSwitch,
+    /// Claude Code: a teammate of an agent team is about to go idle.
+    TeammateIdle,
+    /// Claude Code: a task is being created.
+    TaskCreated,
+    /// Claude Code: a task is being marked completed.
+    TaskCompleted,
+    /// Claude Code: an MCP server asks the user for input.
+    Elicitation,
+    /// Claude Code: the user answered an MCP elicitation.
+    ElicitationResult,
+    /// Claude Code: a settings file or skill changed during the session.
+    ConfigChange,
+    /// Claude Code: a worktree is to be created; a hook may create it and print its path.
+    WorktreeCreate,
+    /// Claude Code: a worktree is being removed.
+    WorktreeRemove,
+    /// Claude Code: a CLAUDE.md or rules file was loaded.
+    InstructionsLoaded,
+    /// Claude Code: the working directory changed.
+    CwdChanged,
+    /// Claude Code: a watched file changed.
+    FileChanged,
+    /// Claude Code: a directory was added to the session.
+    DirectoryAdded,
     /// An event name hookhost does not know (Claude Code or Gemini CLI may have added
     /// it): generic semantics, hooks keyed by the name as written.
     Other,
 }
 
 /// The number of [`HookEvent`] variants.
-pub const EVENT_COUNT: usize = 20;
+pub const EVENT_COUNT: usize = 37;
 
 impl HookEvent {
     /// The eleven LLxprt/Gemini events of seeds/002, in a fixed order; the names
@@ -96,6 +130,23 @@ impl HookEvent {
         HookEvent::Setup,
         HookEvent::StopFailure,
         HookEvent::PostCompact,
+        HookEvent::PostToolBatch,
+        HookEvent::UserPromptExpansion,
+        HookEvent::MessageDisplay,
+        HookEvent::PreModelSwitch,
+        HookEvent::PostModelSwitch,
+        HookEvent::TeammateIdle,
+        HookEvent::TaskCreated,
+        HookEvent::TaskCompleted,
+        HookEvent::Elicitation,
+        HookEvent::ElicitationResult,
+        HookEvent::ConfigChange,
+        HookEvent::WorktreeCreate,
+        HookEvent::WorktreeRemove,
+        HookEvent::InstructionsLoaded,
+        HookEvent::CwdChanged,
+        HookEvent::FileChanged,
+        HookEvent::DirectoryAdded,
         HookEvent::Other,
     ];
 
@@ -123,6 +174,23 @@ impl HookEvent {
             HookEvent::Setup => "Setup",
             HookEvent::StopFailure => "StopFailure",
             HookEvent::PostCompact => "PostCompact",
+            HookEvent::PostToolBatch => "PostToolBatch",
+            HookEvent::UserPromptExpansion => "UserPromptExpansion",
+            HookEvent::MessageDisplay => "MessageDisplay",
+            HookEvent::PreModelSwitch => "PreModelSwitch",
+            HookEvent::PostModelSwitch => "PostModelSwitch",
+            HookEvent::TeammateIdle => "TeammateIdle",
+            HookEvent::TaskCreated => "TaskCreated",
+            HookEvent::TaskCompleted => "TaskCompleted",
+            HookEvent::Elicitation => "Elicitation",
+            HookEvent::ElicitationResult => "ElicitationResult",
+            HookEvent::ConfigChange => "ConfigChange",
+            HookEvent::WorktreeCreate => "WorktreeCreate",
+            HookEvent::WorktreeRemove => "WorktreeRemove",
+            HookEvent::InstructionsLoaded => "InstructionsLoaded",
+            HookEvent::CwdChanged => "CwdChanged",
+            HookEvent::FileChanged => "FileChanged",
+            HookEvent::DirectoryAdded => "DirectoryAdded",
             HookEvent::Other => "Other",
         }
     }
@@ -147,9 +215,13 @@ impl HookEvent {
 
     /// The input field a `matcher` selects on: `tool_name` (a regex), or, compared
     /// exactly as both reference planners do, SessionStart's `source`, SessionEnd's
-    /// `reason` and PreCompress's `trigger`; Claude Code's Notification
-    /// `notification_type`, subagents' `agent_type`, Setup's and PostCompact's
-    /// `trigger`, StopFailure's `error`. `None`: the event has no matcher.
+    /// `reason` and PreCompress's `trigger`; for Claude Code's events the field its
+    /// hooks reference names (2.1.331: `notification_type`, `agent_type`,
+    /// `trigger`, `error`, `command_name`, `to_model`, `mcp_server_name`, `source`,
+    /// `load_reason`; FileChanged's `file_path`, of which the matcher sees the file
+    /// name — [`HookEvent::subject`]). `None`: the event has no matcher (Claude
+    /// ignores it on UserPromptSubmit, Stop, PostToolBatch, MessageDisplay, the task
+    /// and teammate events, the worktree events and CwdChanged).
     pub const fn matcher_field(self) -> Option<&'static str> {
         match self {
             HookEvent::BeforeTool
@@ -158,14 +230,43 @@ impl HookEvent {
             | HookEvent::PermissionDenied
             | HookEvent::PostToolUseFailure
             | HookEvent::Other => Some("tool_name"),
-            HookEvent::SessionStart => Some("source"),
+            HookEvent::SessionStart | HookEvent::ConfigChange | HookEvent::DirectoryAdded => {
+                Some("source")
+            }
             HookEvent::SessionEnd => Some("reason"),
             HookEvent::PreCompress | HookEvent::Setup | HookEvent::PostCompact => Some("trigger"),
             HookEvent::Notification => Some("notification_type"),
             HookEvent::SubagentStart | HookEvent::SubagentStop => Some("agent_type"),
             HookEvent::StopFailure => Some("error"),
+            HookEvent::UserPromptExpansion => Some("command_name"),
+            HookEvent::PreModelSwitch | HookEvent::PostModelSwitch => Some("to_model"),
+            HookEvent::Elicitation | HookEvent::ElicitationResult => Some("mcp_server_name"),
+            HookEvent::InstructionsLoaded => Some("load_reason"),
+            HookEvent::FileChanged => Some("file_path"),
             _ => None,
         }
+    }
+
+    /// The value a matcher is tested against in `input`: the event's matcher field
+    /// if it is a string — for FileChanged its file name (`.env` matches
+    /// `/repo/.env`, as Claude Code tests the basename).
+    pub fn subject(self, input: &serde_json::Map<String, serde_json::Value>) -> Option<&str> {
+        let value = input.get(self.matcher_field()?)?.as_str()?;
+        if self == HookEvent::FileChanged {
+            return std::path::Path::new(value).file_name()?.to_str();
+        }
+        Some(value)
+    }
+
+    /// Whether a Claude Code matcher of this event may be a comma list and hold
+    /// `-` and spaces in its exact names (2.1.331: every event with a matcher but
+    /// StopFailure and FileChanged, whose plain matchers are `|` lists only).
+    pub const fn claude_comma_lists(self) -> bool {
+        self.matcher_field().is_some()
+            && !matches!(
+                self,
+                HookEvent::StopFailure | HookEvent::FileChanged | HookEvent::Other
+            )
     }
 
     /// The position of the event in [`HookEvent::VARIANTS`].
@@ -181,7 +282,7 @@ impl fmt::Display for HookEvent {
 }
 
 /// Claude Code event names and the events they are (Claude Code's hooks reference).
-pub const CLAUDE_EVENTS: [(&str, HookEvent); 16] = [
+pub const CLAUDE_EVENTS: [(&str, HookEvent); 33] = [
     ("PreToolUse", HookEvent::BeforeTool),
     ("PostToolUse", HookEvent::AfterTool),
     ("UserPromptSubmit", HookEvent::BeforeAgent),
@@ -198,6 +299,23 @@ pub const CLAUDE_EVENTS: [(&str, HookEvent); 16] = [
     ("Setup", HookEvent::Setup),
     ("StopFailure", HookEvent::StopFailure),
     ("PostCompact", HookEvent::PostCompact),
+    ("PostToolBatch", HookEvent::PostToolBatch),
+    ("UserPromptExpansion", HookEvent::UserPromptExpansion),
+    ("MessageDisplay", HookEvent::MessageDisplay),
+    ("PreModelSwitch", HookEvent::PreModelSwitch),
+    ("PostModelSwitch", HookEvent::PostModelSwitch),
+    ("TeammateIdle", HookEvent::TeammateIdle),
+    ("TaskCreated", HookEvent::TaskCreated),
+    ("TaskCompleted", HookEvent::TaskCompleted),
+    ("Elicitation", HookEvent::Elicitation),
+    ("ElicitationResult", HookEvent::ElicitationResult),
+    ("ConfigChange", HookEvent::ConfigChange),
+    ("WorktreeCreate", HookEvent::WorktreeCreate),
+    ("WorktreeRemove", HookEvent::WorktreeRemove),
+    ("InstructionsLoaded", HookEvent::InstructionsLoaded),
+    ("CwdChanged", HookEvent::CwdChanged),
+    ("FileChanged", HookEvent::FileChanged),
+    ("DirectoryAdded", HookEvent::DirectoryAdded),
 ];
 
 /// The error for a name that is none of the eleven events.

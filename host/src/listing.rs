@@ -169,7 +169,9 @@ fn listed(event: HookEvent, hooks: &EventHooks<RunnableHook>) -> Vec<ListedHook>
                 source: entry.source.label.clone(),
                 location: entry.location.clone(),
                 standing,
-                unknown_matcher_names: entry.dialect.unknown_matcher_names(entry.matcher.as_str()),
+                unknown_matcher_names: entry
+                    .dialect
+                    .unknown_matcher_names(event, entry.matcher.as_str()),
                 description: entry.spec.description.clone(),
                 condition: entry.spec.condition.as_ref().map(ToString::to_string),
                 background: match entry.spec.execution {

@@ -22,17 +22,22 @@ pub enum Decision {
     Approve,
     /// Ask the user; hookhost has no user to ask, so this never blocks.
     Ask,
+    /// Claude Code (PreToolUse, `-p` mode): pause the call so that a resumed
+    /// session asks the hook again; never blocks in hookhost. Among several hooks
+    /// deny > defer > ask > allow.
+    Defer,
 }
 
 impl Decision {
     /// Parses a decision as written by a hook; matching ignores ASCII case.
     pub fn parse(s: &str) -> Option<Decision> {
-        const ALL: [(&str, Decision); 5] = [
+        const ALL: [(&str, Decision); 6] = [
             ("block", Decision::Block),
             ("deny", Decision::Deny),
             ("allow", Decision::Allow),
             ("approve", Decision::Approve),
             ("ask", Decision::Ask),
+            ("defer", Decision::Defer),
         ];
         ALL.into_iter()
             .find(|(name, _)| name.eq_ignore_ascii_case(s))

@@ -13,6 +13,7 @@ mod authoring;
 mod chaining;
 mod check;
 mod claude;
+mod claude_events;
 mod cli;
 mod codex;
 mod distribution;

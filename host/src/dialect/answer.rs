@@ -3,10 +3,12 @@
 //! command hook (stdout, stderr, exit code), [`reply_json`] for an HTTP hook (a JSON
 //! body and nothing else).
 //!
-//! Failures are visible but never reach the model: they travel in `systemMessage`
-//! (shown to the user), or — when nothing else is to be said — as Claude's
-//! non-blocking error (exit 1, the cause on stderr). Fail-closed turns any failure
-//! into a deny naming the cause.
+//! Failures are visible but never reach the model, in the form each agent shows
+//! (tests/agents/FINDINGS.md): for Claude Code in `systemMessage` on exit 0 (its
+//! headless mode never shows a non-blocking error's stderr); for LLxprt/Gemini,
+//! when nothing else is to be said, exit 1 with the cause on stderr (LLxprt shows
+//! no `systemMessage`, Gemini shows both), else in `systemMessage`. Fail-closed turns
+//! any failure into a deny naming the cause.
 //!
 //! For Claude Code the answer is JSON on exit 0, so every field is kept:
 //! `continue`, `stopReason`, `suppressOutput`, `systemMessage`, and per event
@@ -17,6 +19,12 @@
 //! | PermissionRequest | `decision: {behavior: "deny", message}` | `behavior: "allow"`, `updatedInput` |
 //! | PostToolUse, UserPromptSubmit, Stop, SubagentStop | `decision: "block"` + `reason` | `additionalContext` |
 //! | SessionStart, Setup, SubagentStart, PostToolUseFailure, Notification | — | `additionalContext` |
+//! | WorktreeCreate | exit 2 | the path alone on stdout (`worktreePath` over HTTP) |
+//!
+//! Every other `hookSpecificOutput` field a hook gave (`updatedToolOutput`,
+//! Elicitation's `action` and `content`, `watchPaths`, `sessionTitle`, `retry`, …)
+//! is passed on, a later hook's value winning as in Claude Code; `defer` is
+//! answered as `permissionDecision: "defer"` (precedence deny > defer > ask > allow).
 //!
 //! Where Claude has no JSON form of a block (the last row, and the other events),
 //! a command hook's block is exit 2 with the reason on stderr, as a Claude hook
@@ -55,30 +63,37 @@ pub fn reply(
 ) -> Reply {
     let (result, failures) = with_failures(result, fail_closed);
     match dialect {
-        Dialect::Claude => {
-            if !failures.is_empty() && !fail_closed && says_nothing_else(&result.final_output) {
-                // Claude's non-blocking error: the cause is shown to the user.
+        // Claude Code shows a hook's exit-0 `systemMessage` (headless too, as a
+        // `system` event) and never a non-blocking error's stderr in `-p` mode, so a
+        // failure travels in `systemMessage` (tests/agents/FINDINGS.md).
+        Dialect::Claude => match claude_answer(event, name, &result, Channel::Process) {
+            Answer::Json(value) => Reply {
+                stdout: Some(value.to_string()),
+                stderr: None,
+                exit_code: 0,
+            },
+            Answer::Plain(text) => Reply {
+                stdout: Some(text),
+                stderr: None,
+                exit_code: 0,
+            },
+            Answer::Block(reason) => Reply {
+                stdout: None,
+                stderr: Some(reason),
+                exit_code: 2,
+            },
+        },
+        Dialect::Llxprt => {
+            let blocked = result.is_blocked();
+            if !failures.is_empty() && !blocked && says_nothing_else(&result.final_output) {
+                // LLxprt Code 0.9.3 shows no `systemMessage` but warns of a hook
+                // that exits 1 ("[WARNING] Hook(s) … failed"); Gemini CLI shows both.
                 return Reply {
                     stdout: None,
                     stderr: Some(format!("hookhost: {}", failures.join("; "))),
                     exit_code: 1,
                 };
             }
-            match claude_answer(event, name, &result, Channel::Process) {
-                Answer::Json(value) => Reply {
-                    stdout: Some(value.to_string()),
-                    stderr: None,
-                    exit_code: 0,
-                },
-                Answer::Block(reason) => Reply {
-                    stdout: None,
-                    stderr: Some(reason),
-                    exit_code: 2,
-                },
-            }
-        }
-        Dialect::Llxprt => {
-            let blocked = result.is_blocked();
             Reply {
                 stdout: Some(result.final_output.to_value().to_string()),
                 stderr: blocked.then(|| {
@@ -110,6 +125,9 @@ pub fn reply_json(
     match dialect {
         Dialect::Claude => match claude_answer(event, name, &result, Channel::Http) {
             Answer::Json(value) => value,
+            Answer::Plain(path) => serde_json::json!({"hookSpecificOutput": {
+                "hookEventName": "WorktreeCreate", "worktreePath": path,
+            }}),
             // `Channel::Http` puts every block into the JSON.
             Answer::Block(reason) => serde_json::json!({"decision": "block", "reason": reason}),
         },
@@ -169,6 +187,8 @@ fn says_nothing_else(out: &HookOutput) -> bool {
 enum Answer {
     /// Exit 0 with this JSON on stdout.
     Json(Value),
+    /// Exit 0 with this text on stdout (WorktreeCreate's path).
+    Plain(String),
     /// Exit 2 with this reason on stderr.
     Block(String),
 }
@@ -192,6 +212,7 @@ fn claude_answer(
         HookEvent::BeforeTool => {
             let decision = match out.effective_decision() {
                 Some(d) if d.is_block() => Some("deny"),
+                Some(Decision::Defer) => Some("defer"),
                 Some(Decision::Ask) => Some("ask"),
                 Some(_) => Some("allow"),
                 None => None,
@@ -234,6 +255,13 @@ fn claude_answer(
             answer.insert("decision".into(), Value::from("block"));
             answer.insert("reason".into(), Value::from(reason.as_str()));
         }
+        HookEvent::WorktreeCreate if !blocked && channel == Channel::Process => {
+            // A command hook answers with the path alone (Claude 2.1.331; an HTTP
+            // hook with `hookSpecificOutput.worktreePath`).
+            if let Some(path) = out.specific("worktreePath").and_then(Value::as_str) {
+                return Answer::Plain(path.to_owned());
+            }
+        }
         _ if blocked && channel == Channel::Process => return Answer::Block(reason),
         // No JSON form of a block in Claude's reference for this event, and no exit
         // code over HTTP: the generic decision is the one way left to say it.
@@ -258,6 +286,14 @@ fn claude_answer(
     if let Some(context) = result.additional_context() {
         specific.insert("additionalContext".into(), Value::from(context));
     }
+    // Every other answer field of the event (`updatedToolOutput`, `action`,
+    // `watchPaths`, `sessionTitle`, `retry`, …) as the hooks gave it, later hooks
+    // winning, as Claude's own "last write wins".
+    for (key, value) in out.hook_specific_output.iter().flatten() {
+        if !specific.contains_key(key) && !NOT_PASSED_ON.contains(&key.as_str()) {
+            specific.insert(key.clone(), value.clone());
+        }
+    }
     if !specific.is_empty() {
         let event_name = Dialect::Claude.event_name(event).unwrap_or(name);
         specific.insert("hookEventName".into(), Value::from(event_name));
@@ -265,6 +301,22 @@ fn claude_answer(
     }
     Answer::Json(Value::Object(answer))
 }
+
+/// `hookSpecificOutput` keys that are not passed on as they are: hookhost's
+/// own (LLxprt) fields, and Claude's that [`claude_answer`] writes itself from the
+/// merged result.
+const NOT_PASSED_ON: [&str; 10] = [
+    "hookEventName",
+    "tool_input",
+    "llm_request",
+    "llm_response",
+    "toolConfig",
+    "clearContext",
+    "updatedInput",
+    "permissionDecision",
+    "permissionDecisionReason",
+    "decision",
+];
 
 #[cfg(test)]
 mod tests {
@@ -317,12 +369,34 @@ mod tests {
         assert_eq!(llxprt["decision"], "block");
     }
 
-    /// A failure with nothing else to say: exit 1 for a command hook, a
-    /// `systemMessage` over HTTP; fail-closed: a deny either way.
+    /// A failure with nothing else to say: for Claude a `systemMessage` on exit 0
+    /// (a command hook) and in the body (HTTP); for LLxprt/Gemini exit 1 with the
+    /// cause on stderr; fail-closed: a deny either way.
     #[test]
-    fn an_http_reply_reports_failures_in_the_body() {
+    fn a_failure_is_reported_where_each_agent_shows_it() {
         let (code, http) = both(true, failed(), false);
-        assert_eq!(code, 1);
+        assert_eq!(code, 0);
+        let process = reply(
+            HookEvent::BeforeTool,
+            Dialect::Claude,
+            "PreToolUse",
+            failed(),
+            false,
+        );
+        let stdout: Value = serde_json::from_str(process.stdout.as_deref().unwrap()).unwrap();
+        assert_eq!(stdout, http);
+        let llxprt = reply(
+            HookEvent::BeforeTool,
+            Dialect::Llxprt,
+            "BeforeTool",
+            failed(),
+            false,
+        );
+        assert_eq!(llxprt.exit_code, 1);
+        assert_eq!(
+            llxprt.stderr.as_deref(),
+            Some("hookhost: guard crashed (failing open)")
+        );
         assert_eq!(
             http["systemMessage"],
             "hookhost: guard crashed (failing open)"

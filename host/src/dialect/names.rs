@@ -111,15 +111,16 @@ impl Dialect {
         })
     }
 
-    /// Plain tool names in a matcher (`Write|MultiEdit`) that are no tool of this
-    /// dialect: probably a typo, or a tool hookhost does not translate. Patterns
-    /// (anything but letters, digits and `_`) are not judged.
-    pub fn unknown_matcher_names(self, matcher: &str) -> Vec<String> {
-        if self != Dialect::Claude {
+    /// Plain tool names in a tool event's matcher (`Write|MultiEdit`,
+    /// `Write,Bash`) that are no tool of this dialect: probably a typo, or a tool
+    /// hookhost does not translate. Patterns (anything but letters, digits and `_`)
+    /// and other events' matchers are not judged.
+    pub fn unknown_matcher_names(self, event: HookEvent, matcher: &str) -> Vec<String> {
+        if self != Dialect::Claude || !event.has_tool_name() {
             return Vec::new();
         }
         matcher
-            .split('|')
+            .split(['|', ','])
             .map(str::trim)
             .filter(|name| {
                 !name.is_empty()

@@ -9,15 +9,24 @@ use crate::output::HookOutput;
 
 impl Dialect {
     /// The answer a hook's plain-text stdout (exit 0) stands for: Claude Code adds
-    /// it to the model's context on SessionStart, Setup and UserPromptSubmit; else
-    /// it is a message to the user (seeds/001 §4.2).
+    /// it to the model's context on SessionStart, UserPromptSubmit,
+    /// UserPromptExpansion and PostModelSwitch (2.1.331; Setup takes context only
+    /// as JSON `additionalContext`), and takes it as the new worktree's
+    /// path on WorktreeCreate; else it is a message to the user (seeds/001 §4.2).
     pub fn plain_text_output(self, event: HookEvent, text: &str) -> HookOutput {
         let as_context = self == Dialect::Claude
             && matches!(
                 event,
-                HookEvent::SessionStart | HookEvent::BeforeAgent | HookEvent::Setup
+                HookEvent::SessionStart
+                    | HookEvent::BeforeAgent
+                    | HookEvent::UserPromptExpansion
+                    | HookEvent::PostModelSwitch
             );
-        if as_context {
+        if self == Dialect::Claude && event == HookEvent::WorktreeCreate {
+            let mut output = HookOutput::default();
+            output.set_specific("worktreePath", Value::from(text.trim()));
+            output
+        } else if as_context {
             let mut output = HookOutput::default();
             output.set_specific("additionalContext", Value::from(text.trim()));
             output

@@ -26,9 +26,18 @@ pub enum Matcher {
     Regex(Regex),
     /// An invalid regular expression, used as an exact tool name.
     Exact(String),
-    /// Claude Code's plain matcher: names separated by `|`, each compared exactly
-    /// (`Bash` does not match `BashOutput`).
-    Names(String),
+    /// Claude Code's plain matcher: names separated by `|` (or `,`), each
+    /// compared exactly (`Bash` does not match `BashOutput`, `code-reviewer` not
+    /// `senior-code-reviewer`).
+    Names {
+        /// The names, trimmed.
+        names: Vec<String>,
+        /// The matcher as written.
+        raw: String,
+    },
+    /// Claude Code: a matcher that is not a valid regular expression selects
+    /// nothing (2.1.331 logs "Invalid regex pattern in hook matcher").
+    Nothing(String),
 }
 
 impl Matcher {
@@ -64,19 +73,39 @@ impl Matcher {
         }
     }
 
-    /// A matcher in Claude Code's syntax: only letters, digits, `_` and `|` is a
-    /// list of exact names; anything else is a regular expression (unanchored).
-    pub fn claude(raw: Option<&str>) -> (Matcher, Option<String>) {
+    /// A matcher in Claude Code's syntax (2.1.331, after 2.1.191 and 2.1.195):
+    /// only letters, digits, `_` and `|` — and, where `comma_lists`
+    /// ([`crate::HookEvent::claude_comma_lists`]), also `,`, `-` and spaces — is a
+    /// list of exact names split on `|` (and `,`); anything else is an unanchored,
+    /// case-sensitive regular expression, and one that does not compile selects
+    /// nothing. A legacy tool name in a list also selects its new name (`Task`
+    /// selects `Agent`).
+    pub fn claude(raw: Option<&str>, comma_lists: bool) -> (Matcher, Option<String>) {
+        let plain = |c: char| {
+            c.is_ascii_alphanumeric() || c == '_' || c == '|' || (comma_lists && ", -".contains(c))
+        };
         match raw.map(str::trim) {
-            Some(names)
-                if !names.is_empty()
-                    && names
-                        .chars()
-                        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '|') =>
-            {
-                (Matcher::Names(names.to_owned()), None)
+            None | Some("") | Some("*") => (Matcher::All, None),
+            Some(list) if list.chars().all(plain) => {
+                let names = list
+                    .split(|c| c == '|' || (comma_lists && c == ','))
+                    .map(str::trim)
+                    .filter(|n| !n.is_empty())
+                    .map(str::to_owned)
+                    .collect();
+                let raw = list.to_owned();
+                (Matcher::Names { names, raw }, None)
             }
-            other => Matcher::compile(other),
+            Some(pattern) => match Matcher::compile(Some(pattern)) {
+                (Matcher::Exact(raw), Some(warning)) => (
+                    Matcher::Nothing(raw),
+                    Some(warning.replace(
+                        "matching the tool name exactly instead",
+                        "Claude Code matches nothing with it, and neither does hookhost",
+                    )),
+                ),
+                compiled => compiled,
+            },
         }
     }
 
@@ -105,8 +134,10 @@ impl Matcher {
             }
             (Matcher::Regex(re), Some(name)) => re.is_match(name),
             (Matcher::Exact(exact), Some(name)) => exact == name,
-            (Matcher::Names(names), Some(name)) => names.split('|').any(|n| n == name),
-            (_, None) => false,
+            (Matcher::Names { names, .. }, Some(name)) => names
+                .iter()
+                .any(|n| n == name || legacy_tool_name(n) == Some(name)),
+            (Matcher::Nothing(_), _) | (_, None) => false,
         }
     }
 
@@ -118,9 +149,30 @@ impl Matcher {
             Matcher::AnyName(raw)
             | Matcher::Contains { raw, .. }
             | Matcher::Exact(raw)
-            | Matcher::Names(raw) => raw,
+            | Matcher::Names { raw, .. }
+            | Matcher::Nothing(raw) => raw,
         }
     }
+}
+
+/// The current name of a Claude Code tool that was renamed, as Claude 2.1.331
+/// maps a matcher's names (`Task` is now `Agent`).
+fn legacy_tool_name(name: &str) -> Option<&'static str> {
+    const RENAMED: [(&str, &str); 9] = [
+        ("Task", "Agent"),
+        ("KillShell", "TaskStop"),
+        ("KillBash", "TaskStop"),
+        ("ListPeers", "ListAgents"),
+        ("Brief", "SendUserMessage"),
+        ("ListMcpResources", "ListMcpResourcesTool"),
+        ("ReadMcpResource", "ReadMcpResourceTool"),
+        ("ReadMcpResourceDir", "ReadMcpResourceDirTool"),
+        ("ProposeGoal", "SetGoal"),
+    ];
+    RENAMED
+        .iter()
+        .find(|(old, _)| *old == name)
+        .map(|(_, new)| *new)
 }
 
 /// The branches of `pattern` as literals, when it is only literal branches joined
@@ -242,13 +294,46 @@ mod tests {
     }
     #[test]
     fn claude_plain_names_are_exact_and_patterns_are_regexes() {
-        let (bash, _) = Matcher::claude(Some("Bash"));
+        let (bash, _) = Matcher::claude(Some("Bash"), true);
         assert!(bash.matches(Some("Bash")));
         assert!(!bash.matches(Some("BashOutput")));
-        let (list, _) = Matcher::claude(Some("Write|Edit"));
+        let (list, _) = Matcher::claude(Some("Write|Edit"), true);
         assert!(list.matches(Some("Edit")) && !list.matches(Some("MultiEdit")));
-        let (re, _) = Matcher::claude(Some("mcp__.*"));
+        let (re, _) = Matcher::claude(Some("mcp__.*"), true);
         assert!(re.matches(Some("mcp__memory__read")));
-        assert!(Matcher::claude(Some("*")).0.is_all());
+        assert!(Matcher::claude(Some("*"), true).0.is_all());
+    }
+
+    /// Claude Code 2.1.191: comma lists; 2.1.195: hyphenated names are exact.
+    #[test]
+    fn claude_comma_lists_and_hyphenated_names_are_exact() {
+        let (list, _) = Matcher::claude(Some("Write,Bash"), true);
+        assert!(list.matches(Some("Write")) && list.matches(Some("Bash")));
+        assert!(!list.matches(Some("Write,Bash")) && !list.matches(Some("BashOutput")));
+        let (spaced, _) = Matcher::claude(Some(" Bash | Write , Edit "), true);
+        assert!(
+            ["Bash", "Write", "Edit"]
+                .iter()
+                .all(|n| spaced.matches(Some(n)))
+        );
+        let (agent, _) = Matcher::claude(Some("code-reviewer"), true);
+        assert!(agent.matches(Some("code-reviewer")));
+        assert!(!agent.matches(Some("senior-code-reviewer")));
+        let (server, _) = Matcher::claude(Some("mcp__brave-search"), true);
+        assert!(!server.matches(Some("mcp__brave-search__search")));
+        // Where Claude takes `|` lists only, a comma or hyphen makes a regex.
+        let (regex, _) = Matcher::claude(Some("a-b"), false);
+        assert!(regex.matches(Some("xa-by")));
+        let (legacy, _) = Matcher::claude(Some("Task"), true);
+        assert!(legacy.matches(Some("Agent")) && legacy.matches(Some("Task")));
+        assert_eq!(list.as_str(), "Write,Bash");
+    }
+
+    #[test]
+    fn a_claude_matcher_that_does_not_compile_selects_nothing() {
+        let (m, warning) = Matcher::claude(Some("Bash("), true);
+        assert!(warning.is_some_and(|w| w.contains("Bash(")));
+        assert!(!m.matches(Some("Bash(")) && !m.matches(Some("Bash")));
+        assert!(!m.is_all());
     }
 }

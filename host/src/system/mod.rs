@@ -520,5 +520,5 @@ fn once_key(hook: &RunnableHook) -> String {
 
 /// The value of the event's matcher field in `input`, if it is a string.
 fn subject(event: HookEvent, input: &Map<String, Value>) -> Option<&str> {
-    input.get(event.matcher_field()?)?.as_str()
+    event.subject(input)
 }

@@ -26,6 +26,38 @@ fn an_allow_guarded_by_if_does_not_allow_other_commands() {
     assert_eq!(permission(&status).as_deref(), Some("allow"), "{status:?}");
 }
 
+/// Issue 27, seen in Claude Code 2.1.331 (tests/agents/FINDINGS.md): a plain
+/// `$VAR` is an ordinary word to Claude's `if`, so `touch $HOME/x` is not
+/// `git status*` and the allow does not leak to it; `${…}` and command
+/// substitution still run the hook, as in Claude.
+#[test]
+fn a_variable_in_an_argument_does_not_open_an_if_guarded_allow() {
+    let p = Project::new();
+    let allow = r#"echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"git status is safe"}}'"#;
+    claude_settings(
+        &p,
+        json!({"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": allow, "if": "Bash(git status*)"}
+        ]}]}),
+    );
+    for command in [
+        "touch $HOME/should-not-exist",
+        "echo \"$HOME\"",
+        "echo $HOME",
+    ] {
+        let out = claude_hook(&p, bash_call(&p, command));
+        assert_eq!(permission(&out), None, "{command}: {out:?}");
+    }
+    for command in ["echo ${HOME}", "echo $(git status)", "git status $HOME"] {
+        let out = claude_hook(&p, bash_call(&p, command));
+        assert_eq!(
+            permission(&out).as_deref(),
+            Some("allow"),
+            "{command}: {out:?}"
+        );
+    }
+}
+
 /// A deny guarded by `if` denies what it names and nothing else.
 #[test]
 fn a_deny_guarded_by_if_denies_only_what_it_names() {

@@ -9,7 +9,9 @@ use super::{claude_input, hook};
 use crate::common::{Project, cache_dir, claude_deny_reason, run};
 
 /// Seen 9, 11: failures inside Claude are visible, with the guest's own words, and
-/// `--fail-closed` turns them into a deny.
+/// `--fail-closed` turns them into a deny. Issue 27 seen 1: Claude Code headless
+/// shows an exit-0 `systemMessage` and never a non-blocking error's stderr, so the
+/// cause travels there; LLxprt shows an exit 1 and no `systemMessage`.
 #[test]
 fn failures_are_visible_in_hook_mode_and_fail_closed_denies() {
     let p = Project::new();
@@ -20,11 +22,20 @@ fn failures_are_visible_in_hook_mode_and_fail_closed_denies() {
         json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}),
     );
     let out = hook(&p, &input, &[], &[]);
-    assert_eq!(
-        out.code, 1,
-        "a non-blocking error, as Claude shows one: {out:?}"
+    assert_eq!(out.code, 0, "a systemMessage, as Claude shows one: {out:?}");
+    let message = system_message(&out.stdout);
+    assert!(message.contains("missing.wasm"), "{out:?}");
+    assert!(
+        out.stderr.is_empty(),
+        "nothing the model could read: {out:?}"
     );
-    assert!(out.stderr.contains("missing.wasm"), "{}", out.stderr);
+    let llxprt_input = json!({
+        "hook_event_name": "BeforeTool", "session_id": "s", "cwd": p.dir(),
+        "tool_name": "run_shell_command", "tool_input": {"command": "ls"},
+    });
+    let llxprt = hook(&p, &llxprt_input, &[], &[]);
+    assert_eq!(llxprt.code, 1, "LLxprt warns of an exit 1: {llxprt:?}");
+    assert!(llxprt.stderr.contains("missing.wasm"), "{llxprt:?}");
     let closed = hook(&p, &input, &["--fail-closed"], &[]);
     let reason = claude_deny_reason(&closed).unwrap_or_else(|| panic!("{closed:?}"));
     assert!(
@@ -45,8 +56,11 @@ fn failures_are_visible_in_hook_mode_and_fail_closed_denies() {
         &[],
         &[],
     );
-    assert_eq!(out.code, 1, "{out:?}");
-    assert!(out.stderr.contains("not valid JSON"), "{}", out.stderr);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        system_message(&out.stdout).contains("not valid JSON"),
+        "{out:?}"
+    );
 
     // A guest's panic message and a Python exception's last line.
     let p = Project::new();
@@ -64,6 +78,14 @@ fn failures_are_visible_in_hook_mode_and_fail_closed_denies() {
     let errors = fired.errors().join("\n");
     assert!(errors.contains("deliberate trap"), "{errors}");
     assert!(errors.contains("ValueError: boom"), "{errors}");
+}
+
+/// The `systemMessage` of a Claude answer on stdout ("" when there is none).
+fn system_message(stdout: &[u8]) -> String {
+    serde_json::from_slice::<serde_json::Value>(stdout.trim_ascii())
+        .ok()
+        .and_then(|v| v["systemMessage"].as_str().map(str::to_owned))
+        .unwrap_or_default()
 }
 
 /// Seen 13: `hookhost test` fails a case whose policy never ran.

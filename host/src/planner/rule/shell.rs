@@ -19,9 +19,10 @@
 //! boundary that may match nothing (`ls *` matches `ls` and `ls -la`, not `lsof`).
 //!
 //! Like Claude's, the filter fails open (the hook runs) when the command cannot be
-//! parsed, and when it holds `$(…)`, backticks or `$VAR` and the pattern says more than
-//! a command name (`git push *`, not `rm *`). hookhost also fails open on a subcommand
-//! whose command name is itself an expansion (`$CMD -rf /`).
+//! parsed, and when it holds `$(…)`, backticks or `${…}` and the pattern says more than
+//! a command name (`git push *`, not `rm *`), and on a subcommand whose command name
+//! is itself an expansion (`$CMD -rf /`). A plain `$VAR` elsewhere is an ordinary
+//! word, as Claude Code 2.1.331 reads it (measured: tests/agents/FINDINGS.md).
 
 /// A compiled `Bash(...)` pattern.
 #[derive(Debug, Clone)]
@@ -105,7 +106,7 @@ struct Unparsable;
 #[derive(Debug, Default)]
 struct Parsed {
     commands: Vec<Simple>,
-    /// The command holds `$(…)`, backticks, `<(…)` or a parameter expansion.
+    /// The command holds `$(…)`, backticks, `<(…)` or `${…}`.
     expands: bool,
 }
 
@@ -502,8 +503,10 @@ impl<'s> Scanner<'s> {
                     }
                 }
             }
+            // A plain `$NAME` is an ordinary word, as Claude Code 2.1.331 reads it
+            // (tests/agents/FINDINGS.md: `touch $HOME/x` is not `git status*`); only
+            // an expanded command name fails open (`Simple::candidates`).
             Some(c) if c.is_ascii_alphanumeric() || b"_@*#?$!-".contains(&c) => {
-                out.expands = true;
                 self.i += 2;
                 Ok(())
             }
@@ -534,7 +537,7 @@ impl<'s> Scanner<'s> {
                     if line.contains('`') || line.contains("$(") {
                         return Err(Unparsable);
                     }
-                    out.expands |= line.contains('$');
+                    out.expands |= line.contains("${");
                 }
             }
         }
@@ -636,7 +639,12 @@ mod tests {
         assert!(!hit("rm *", "echo $HOME"));
         // A pattern that says more than a command name runs on any expansion.
         assert!(hit("git push *", "echo $(date)"));
-        assert!(hit("git push *", "echo $HOME"));
+        assert!(!hit("git push *", "echo $HOME"));
+        assert!(!hit("git status*", "touch $HOME/should-not-exist"));
+        assert!(!hit("git status*", "echo \"$HOME\""));
+        assert!(hit("git status*", "echo ${HOME}"));
+        assert!(hit("git status*", "git status $HOME"));
+        assert!(hit("git status*", "X=$HOME git status"));
         assert!(hit("git push *", "echo `date`"));
         assert!(!hit("git push *", "echo '$HOME'"));
         // A command name that is an expansion could be anything.
@@ -657,7 +665,8 @@ mod tests {
         assert!(hit("ls *", "cat <<EOF\nrm -rf /\nEOF\nls"));
         assert!(!hit("rm *", "cat <<-'EOF' > f\n\trm $(x)\n\tEOF"));
         assert!(hit("rm *", "cat <<EOF\n$(rm -rf /)\nEOF"));
-        assert!(hit("git push *", "cat <<EOF\n$HOME\nEOF"));
+        assert!(!hit("git push *", "cat <<EOF\n$HOME\nEOF"));
+        assert!(hit("git push *", "cat <<EOF\n${HOME}\nEOF"));
     }
 
     #[test]

@@ -111,7 +111,7 @@ fn matcher(
     // `notification_type`.
     let llxprt_notification = dialect != Dialect::Claude && event == HookEvent::Notification;
     let (matcher, warning) = if claude_matcher {
-        Matcher::claude(raw)
+        Matcher::claude(raw, event.claude_comma_lists())
     } else if event.has_tool_name() || event == HookEvent::Other {
         Matcher::compile(raw)
     } else if event.matcher_field().is_some() && !llxprt_notification {

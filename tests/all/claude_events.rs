@@ -1,0 +1,253 @@
+//! Claude Code 2.1.331 as it is today (issue 27): its matcher rules (comma lists,
+//! exact hyphenated names), the events beyond the eleven shared ones with their
+//! own matcher fields, and the answer fields hookhost passes on (`defer`,
+//! `updatedToolOutput`, Elicitation's `action`, WorktreeCreate's path). Each test
+//! drives `hookhost hook --claude-settings` with Claude's stdin, as Claude does.
+
+use serde_json::{Value, json};
+
+use crate::common::{Project, Run, claude_deny_reason, run};
+
+/// `.claude/settings.json` with these hooks.
+fn claude_settings(p: &Project, hooks: Value) {
+    p.write(
+        ".claude/settings.json",
+        serde_json::to_vec_pretty(&json!({"hooks": hooks})).unwrap(),
+    );
+}
+
+/// `hookhost hook --claude-settings` given Claude's stdin for `event` plus `fields`.
+fn claude_hook(p: &Project, event: &str, fields: Value) -> Run {
+    let mut input = json!({
+        "session_id": "s-27", "transcript_path": "/tmp/t.jsonl", "cwd": p.dir(),
+        "permission_mode": "default", "hook_event_name": event,
+    });
+    if let (Value::Object(input), Value::Object(fields)) = (&mut input, fields) {
+        input.extend(fields);
+    }
+    let mut command = p.command();
+    command
+        .arg("hook")
+        .arg("--claude-settings")
+        .env("CLAUDE_PROJECT_DIR", p.dir());
+    run(command, &serde_json::to_vec(&input).unwrap())
+}
+
+fn answer(run: &Run) -> Value {
+    serde_json::from_slice(run.stdout.trim_ascii())
+        .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {run:?}"))
+}
+
+/// A command hook that appends `tag` to `ran.log` and prints `answer`.
+fn logging(tag: &str, answer: &Value) -> Value {
+    json!({"type": "command", "command": format!(
+        "echo {tag} >> ran.log; printf '%s' '{}'", answer.to_string().replace('\'', "'\\''")
+    )})
+}
+
+fn ran(p: &Project) -> Vec<String> {
+    std::fs::read_to_string(p.path("ran.log"))
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Seen 0 and 2: `"Write,Bash"` is a list (Claude 2.1.191), so both calls are
+/// denied; `code-reviewer` is an exact name (2.1.195), so it does not select
+/// `senior-code-reviewer`.
+#[test]
+fn a_comma_matcher_selects_each_tool_it_lists_and_hyphenated_names_are_exact() {
+    let p = Project::new();
+    claude_settings(
+        &p,
+        json!({
+            "PreToolUse": [{"matcher": "Write,Bash", "hooks": [{"type": "command",
+                "command": "echo 'no writes, no shell' >&2; exit 2"}]}],
+            "SubagentStart": [{"matcher": "code-reviewer", "hooks": [
+                logging("reviewer", &json!({}))]}],
+        }),
+    );
+    for (tool, tool_input) in [
+        ("Bash", json!({"command": "rm -rf build"})),
+        ("Write", json!({"file_path": "a.txt", "content": "x"})),
+    ] {
+        let out = claude_hook(
+            &p,
+            "PreToolUse",
+            json!({"tool_name": tool, "tool_input": tool_input}),
+        );
+        assert_eq!(
+            claude_deny_reason(&out).as_deref(),
+            Some("no writes, no shell"),
+            "{tool}: {out:?}"
+        );
+    }
+    let read = claude_hook(
+        &p,
+        "PreToolUse",
+        json!({"tool_name": "Read", "tool_input": {"file_path": "a.txt"}}),
+    );
+    assert_eq!(claude_deny_reason(&read), None, "{read:?}");
+
+    for agent in ["senior-code-reviewer", "code-reviewer"] {
+        let out = claude_hook(
+            &p,
+            "SubagentStart",
+            json!({"agent_id": "a1", "agent_type": agent}),
+        );
+        assert_eq!(out.code, 0, "{out:?}");
+    }
+    assert_eq!(ran(&p), ["reviewer"], "only the exact name ran the hook");
+}
+
+/// Seen 3: FileChanged's matcher is tested against the changed file's name, not a
+/// `tool_name` (which it has none of), so a `.env` group runs for `/repo/.env`.
+/// Events without a matcher field in Claude (TaskCreated, Stop, …) run every
+/// group whatever its matcher says.
+#[test]
+fn claude_only_events_match_on_their_own_field() {
+    let p = Project::new();
+    claude_settings(
+        &p,
+        json!({
+            "FileChanged": [{"matcher": ".env", "hooks": [logging("env", &json!({}))]}],
+            "ConfigChange": [{"matcher": "project_settings", "hooks": [
+                {"type": "command", "command": "echo 'settings are frozen' >&2; exit 2"}]}],
+            "TaskCreated": [{"matcher": "whatever", "hooks": [logging("task", &json!({}))]}],
+            "UserPromptExpansion": [{"matcher": "deploy,release", "hooks": [
+                logging("expansion", &json!({}))]}],
+        }),
+    );
+    let changed = |path: &str| {
+        claude_hook(
+            &p,
+            "FileChanged",
+            json!({"file_path": path, "event": "change"}),
+        )
+    };
+    assert_eq!(changed(&p.path(".env").display().to_string()).code, 0);
+    assert_eq!(
+        changed(&p.path("src/main.rs").display().to_string()).code,
+        0
+    );
+    let task = claude_hook(
+        &p,
+        "TaskCreated",
+        json!({"task_id": "1", "task_subject": "x"}),
+    );
+    assert_eq!(task.code, 0, "{task:?}");
+    for command in ["release", "status"] {
+        let out = claude_hook(
+            &p,
+            "UserPromptExpansion",
+            json!({"expansion_type": "slash_command", "command_name": command,
+                   "command_args": "", "prompt": "/x"}),
+        );
+        assert_eq!(out.code, 0, "{out:?}");
+    }
+    assert_eq!(ran(&p), ["env", "task", "expansion"]);
+
+    let blocked = claude_hook(
+        &p,
+        "ConfigChange",
+        json!({"source": "project_settings", "file_path": ".claude/settings.json"}),
+    );
+    assert_eq!(blocked.code, 2, "exit 2 blocks the change: {blocked:?}");
+    assert!(
+        blocked.stderr.contains("settings are frozen"),
+        "{blocked:?}"
+    );
+    let other = claude_hook(&p, "ConfigChange", json!({"source": "user_settings"}));
+    assert_eq!(other.code, 0, "{other:?}");
+}
+
+/// Seen 4: `defer` is an answer of its own, and among several hooks deny > defer
+/// > ask > allow (Claude 2.1.331's precedence).
+#[test]
+fn defer_ranks_below_deny_and_above_ask() {
+    let decision = |value: &str| {
+        json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+            "permissionDecision": value, "permissionDecisionReason": value}})
+    };
+    let cases: [(&[&str], &str); 4] = [
+        (&["allow", "defer", "ask"], "defer"),
+        (&["defer", "deny"], "deny"),
+        (&["ask", "allow"], "ask"),
+        (&["allow"], "allow"),
+    ];
+    for (decisions, expected) in cases {
+        let p = Project::new();
+        let hooks: Vec<Value> = decisions
+            .iter()
+            .enumerate()
+            .map(|(i, d)| logging(&format!("h{i}"), &decision(d)))
+            .collect();
+        claude_settings(
+            &p,
+            json!({"PreToolUse": [{"matcher": "Bash", "hooks": hooks}]}),
+        );
+        let out = claude_hook(
+            &p,
+            "PreToolUse",
+            json!({"tool_name": "Bash", "tool_input": {"command": "make"}}),
+        );
+        assert_eq!(out.code, 0, "{out:?}");
+        assert_eq!(
+            answer(&out)["hookSpecificOutput"]["permissionDecision"],
+            expected,
+            "{decisions:?}: {out:?}"
+        );
+    }
+}
+
+/// Seen 3 and 4: event answers Claude reads are passed on — PostToolUse
+/// `updatedToolOutput` (the later hook wins, as in Claude), Elicitation's `action`
+/// and `content`, SessionStart's `sessionTitle`; WorktreeCreate's path is printed
+/// alone, as a Claude command hook prints it.
+#[test]
+fn event_answers_reach_claude_as_claude_reads_them() {
+    let p = Project::new();
+    let worktree = p.path("wt/feature-x").display().to_string();
+    claude_settings(
+        &p,
+        json!({
+            "PostToolUse": [{"matcher": "Bash", "hooks": [
+                logging("first", &json!({"hookSpecificOutput": {"hookEventName": "PostToolUse",
+                    "updatedToolOutput": {"stdout": "first", "stderr": ""}}})),
+                logging("second", &json!({"hookSpecificOutput": {"hookEventName": "PostToolUse",
+                    "updatedToolOutput": {"stdout": "[redacted]", "stderr": ""}}})),
+            ]}],
+            "Elicitation": [{"matcher": "github", "hooks": [logging("elicit", &json!({
+                "hookSpecificOutput": {"hookEventName": "Elicitation", "action": "accept",
+                    "content": {"org": "acme"}}}))]}],
+            "WorktreeCreate": [{"hooks": [{"type": "command",
+                "command": format!("mkdir -p '{worktree}' && echo '{worktree}'")}]}],
+        }),
+    );
+    let post = claude_hook(
+        &p,
+        "PostToolUse",
+        json!({"tool_name": "Bash", "tool_input": {"command": "cat .env"},
+               "tool_response": {"stdout": "SECRET=1", "stderr": ""}}),
+    );
+    assert_eq!(post.code, 0, "{post:?}");
+    assert_eq!(
+        answer(&post)["hookSpecificOutput"]["updatedToolOutput"],
+        json!({"stdout": "[redacted]", "stderr": ""}),
+        "{post:?}"
+    );
+    let elicit = claude_hook(
+        &p,
+        "Elicitation",
+        json!({"mcp_server_name": "github", "message": "Which org?", "mode": "form"}),
+    );
+    let specific = &answer(&elicit)["hookSpecificOutput"];
+    assert_eq!(specific["hookEventName"], "Elicitation", "{elicit:?}");
+    assert_eq!(specific["action"], "accept", "{elicit:?}");
+    assert_eq!(specific["content"], json!({"org": "acme"}), "{elicit:?}");
+    let created = claude_hook(&p, "WorktreeCreate", json!({"name": "feature-x"}));
+    assert_eq!(created.code, 0, "{created:?}");
+    assert_eq!(created.stdout_text().trim(), worktree, "{created:?}");
+    assert!(p.path("wt/feature-x").is_dir());
+}
