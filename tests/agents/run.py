@@ -435,10 +435,6 @@ class NewKeys:
     def test_comma_matcher_native(self):
         self.assert_comma(self.comma("native"))
 
-    # hookhost fix pending: a comma list ("Write,Bash") as a Claude matcher; hookhost reads it
-    # as a regex that matches neither tool, so nothing is denied (the lead is fixing this)
-    @unittest.expectedFailure
-    @pending
     def test_comma_matcher_hookhost(self):
         self.assert_comma(self.comma("hookhost"))
 
@@ -464,18 +460,9 @@ class ClaudeTests(NewKeys, AgentCase):
     def system_events(self, r, needle):
         return [e for e in r.events if e.get("type") == "system" and needle in json.dumps(e)]
 
-    # hookhost fix pending: in Claude, hookhost reports a failed hook or a broken settings file
-    # as a non-blocking error (exit 1, the cause on stderr), which Claude Code headless does not
-    # show at all; an exit-0 answer with `systemMessage` is shown (stream-json
-    # {"type":"system","subtype":"informational","content":"PreToolUse:Bash says: …"}).
-    @unittest.expectedFailure
-    @pending
     def test_visibility_missing_plugin(self):
         super().test_visibility_missing_plugin()
 
-    # hookhost fix pending: as above (exit 1 + stderr is invisible in Claude Code headless)
-    @unittest.expectedFailure
-    @pending
     def test_visibility_broken_settings(self):
         super().test_visibility_broken_settings()
 
@@ -529,12 +516,6 @@ class ClaudeTests(NewKeys, AgentCase):
     def test_if_allow_dontask_native(self):
         self.if_allow("native")
 
-    # hookhost fix pending: hookhost's `if` fails open (the hook runs) when the command holds
-    # `$VAR` and the pattern says more than a command name (planner/rule/shell.rs), so the
-    # allow-everything hook runs for `touch $HOME/should-not-exist` and its "allow" overrides
-    # dontAsk; Claude Code 2.1.331 does not run the hook there, and the call is refused.
-    @unittest.expectedFailure
-    @pending
     def test_if_allow_dontask_hookhost(self):
         self.if_allow("hookhost")
 
@@ -568,11 +549,6 @@ class ClaudeTests(NewKeys, AgentCase):
     def test_if_expansions_native(self):
         self.if_expansions("native")
 
-    # hookhost fix pending: hookhost's `if` fails open for every command holding `$VAR`
-    # (`echo $HOME`, `touch $HOME/x`, `echo "$HOME"` run the guarded hook); Claude Code 2.1.331
-    # fails open only for `${VAR}`, `$(…)`/backticks and an expanded command name.
-    @unittest.expectedFailure
-    @pending
     def test_if_expansions_hookhost(self):
         self.if_expansions("hookhost")
 

@@ -12,7 +12,8 @@
 //! in `systemMessage` (shown to the user, not the model) and the log. Failures are
 //! visible: a hook that failed (could not load, crashed, ran out of fuel or time,
 //! broken settings) is reported in `systemMessage`, or — when nothing else is to be
-//! said — as Claude's non-blocking error (exit 1, the cause on stderr).
+//! said — as the non-blocking error (exit 1, the cause on stderr) of an agent
+//! that shows no `systemMessage` (LLxprt Code; see `hookhost::dialect::reply`).
 //! `--fail-closed` turns any failure into a deny naming the cause.
 //!
 //! Run *inside* a hook of hookhost (`HOOKHOST_ACTIVE` names its parent or, through
@@ -64,6 +65,13 @@ pub fn run(settings: &SettingsArgs, fail_closed: bool) -> Outcome {
         let _ = writeln!(std::io::stdout(), "{line}");
     }
     Ok(ExitCode::from(reply.exit_code))
+}
+
+/// Whether LLxprt Code started this hook: it sets `LLXPRT_PROJECT_DIR` for every
+/// hook (Gemini CLI, which shares the dialect, does not), and shows a hook that
+/// exits 1 but never a `systemMessage`.
+fn started_by_llxprt_code() -> bool {
+    std::env::var_os("LLXPRT_PROJECT_DIR").is_some()
 }
 
 /// How this command's failures are prefixed.
@@ -225,7 +233,14 @@ impl Call {
         fail_closed: bool,
     ) -> hookhost::dialect::Reply {
         log_warnings(&result);
-        reply(self.event, self.dialect, &self.name, result, fail_closed)
+        reply(
+            self.event,
+            self.dialect,
+            &self.name,
+            result,
+            fail_closed,
+            started_by_llxprt_code(),
+        )
     }
 
     /// The answer as an HTTP hook gives it: a JSON body, every block a decision.

@@ -11,7 +11,8 @@ use crate::common::{Project, cache_dir, claude_deny_reason, run};
 /// Seen 9, 11: failures inside Claude are visible, with the guest's own words, and
 /// `--fail-closed` turns them into a deny. Issue 27 seen 1: Claude Code headless
 /// shows an exit-0 `systemMessage` and never a non-blocking error's stderr, so the
-/// cause travels there; LLxprt shows an exit 1 and no `systemMessage`.
+/// cause travels there; LLxprt shows an exit 1 and no `systemMessage` (it sets
+/// `LLXPRT_PROJECT_DIR`, Gemini CLI does not and shows a `systemMessage`).
 #[test]
 fn failures_are_visible_in_hook_mode_and_fail_closed_denies() {
     let p = Project::new();
@@ -33,9 +34,16 @@ fn failures_are_visible_in_hook_mode_and_fail_closed_denies() {
         "hook_event_name": "BeforeTool", "session_id": "s", "cwd": p.dir(),
         "tool_name": "run_shell_command", "tool_input": {"command": "ls"},
     });
-    let llxprt = hook(&p, &llxprt_input, &[], &[]);
+    let dir = p.dir().display().to_string();
+    let llxprt = hook(&p, &llxprt_input, &[], &[("LLXPRT_PROJECT_DIR", &dir)]);
     assert_eq!(llxprt.code, 1, "LLxprt warns of an exit 1: {llxprt:?}");
     assert!(llxprt.stderr.contains("missing.wasm"), "{llxprt:?}");
+    let gemini = hook(&p, &llxprt_input, &[], &[]);
+    assert_eq!(gemini.code, 0, "Gemini shows a systemMessage: {gemini:?}");
+    assert!(
+        system_message(&gemini.stdout).contains("missing.wasm"),
+        "{gemini:?}"
+    );
     let closed = hook(&p, &input, &["--fail-closed"], &[]);
     let reason = claude_deny_reason(&closed).unwrap_or_else(|| panic!("{closed:?}"));
     assert!(
