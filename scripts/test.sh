@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
 # All tests: unit tests, the integration suite (real processes, real wasmtime, guests
-# built from source by tests/build.rs) and doc tests.
+# built from source by tests/build.rs), doc tests, then the agents end-to-end suite
+# (scripts/test-agents.sh: the real agent CLIs from npm against target/debug/hookhost).
+# HOOKHOST_SKIP_AGENTS=1 leaves the agent suite out (no npm, no Node.js).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rustup target add wasm32-wasip2 wasm32-wasip1 >/dev/null 2>&1 || true
 cargo test --workspace --locked "$@"
+if [ "${HOOKHOST_SKIP_AGENTS:-}" != 1 ]; then
+  cargo build --locked -p hookhost-cli --bin hookhost
+  ./scripts/test-agents.sh
+fi
