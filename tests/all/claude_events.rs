@@ -251,3 +251,59 @@ fn event_answers_reach_claude_as_claude_reads_them() {
     assert_eq!(created.stdout_text().trim(), worktree, "{created:?}");
     assert!(p.path("wt/feature-x").is_dir());
 }
+
+/// Claude Code's `onFailure` (2.1.331): "block" makes a failed hook a block, as
+/// `failurePolicy: "block"` does; Claude ignores it on Stop (a block there would
+/// keep the agent going), and so does hookhost, saying so; one that disagrees
+/// with `failurePolicy` is an error naming the key.
+#[test]
+fn on_failure_is_claudes_failure_policy() {
+    let p = Project::new();
+    claude_settings(
+        &p,
+        json!({
+            "PreToolUse": [{"matcher": "Bash", "hooks": [
+                {"type": "command", "command": "exit 1", "onFailure": "block"}]}],
+            "Stop": [{"hooks": [
+                {"type": "command", "command": "exit 1", "onFailure": "block"}]}],
+        }),
+    );
+    let out = claude_hook(
+        &p,
+        "PreToolUse",
+        json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}),
+    );
+    let reason = claude_deny_reason(&out).unwrap_or_else(|| panic!("{out:?}"));
+    assert!(reason.contains("failed"), "{reason}");
+    let stop = claude_hook(&p, "Stop", json!({"stop_hook_active": false}));
+    assert_eq!(stop.code, 0, "{stop:?}");
+    assert!(answer(&stop)["decision"].is_null(), "fails open: {stop:?}");
+    let mut check = p.command();
+    check
+        .args(["check", "--claude-settings", "--project-dir"])
+        .arg(p.dir());
+    let check = run(check, b"");
+    assert!(
+        check.stderr.contains("hooks.Stop[0].hooks[0].onFailure")
+            && check.stderr.contains("ignored for AfterAgent"),
+        "{check:?}"
+    );
+
+    claude_settings(
+        &p,
+        json!({"PreToolUse": [{"hooks": [{"type": "command", "command": "true",
+            "onFailure": "continue", "failurePolicy": "block"}]}]}),
+    );
+    let mut check = p.command();
+    check
+        .args(["check", "--claude-settings", "--project-dir"])
+        .arg(p.dir());
+    let check = run(check, b"");
+    assert_eq!(check.code, 1, "{check:?}");
+    assert!(
+        check
+            .stderr
+            .contains("onFailure: says otherwise than failurePolicy"),
+        "{check:?}"
+    );
+}

@@ -188,6 +188,24 @@ pub struct PromptConfig {
     pub prompt: String,
     /// The model, overriding the endpoint's default.
     pub model: Option<String>,
+    /// `continueOnBlock`: whether an `ok: false` lets the turn go on; `None` =
+    /// the dialect's default ([`PromptConfig::ends_turn_on_block`]).
+    pub continue_on_block: Option<bool>,
+}
+
+impl PromptConfig {
+    /// Whether the model's `ok: false` also ends the turn (`continue: false`):
+    /// Claude Code does so unless `continueOnBlock` is true, except on Stop and
+    /// SubagentStop, where a block is what makes the agent go on (2.1.331);
+    /// hookhost's own files keep seeds/003's plain block unless
+    /// `continueOnBlock: false` asks for it.
+    pub fn ends_turn_on_block(&self, event: crate::HookEvent, claude: bool) -> bool {
+        let stop_event = matches!(
+            event,
+            crate::HookEvent::AfterAgent | crate::HookEvent::SubagentStop
+        );
+        !stop_event && !self.continue_on_block.unwrap_or(!claude)
+    }
 }
 
 /// A hook type hookhost recognises but does not run (`agent`, `mcp_tool`): every

@@ -1,11 +1,13 @@
 //! The hook's settings applied to what it did: its dialect (what its answer means
-//! in the canonical form), its failure policy (fail open, or block), and its mode
+//! in the canonical form), its failure policy (fail open, or block), a prompt
+//! hook's `continueOnBlock`, and its mode
 //! (monitor-mode answers are reported, not enforced) — one step after
 //! [`super::interpret`], which knows none of them.
 
 use super::runnable::RunnableHook;
 use super::interpret::{Answer, Interpreted};
-use crate::config::{FailurePolicy, HookMode};
+use crate::config::{FailurePolicy, HookKind, HookMode};
+use crate::dialect::Dialect;
 use crate::output::HookOutput;
 use crate::result::HookExecutionResult;
 
@@ -24,6 +26,15 @@ pub fn apply_policy(hook: &RunnableHook, interpreted: Interpreted) -> HookExecut
         }
         Answer::Text(text) => Some(hook.io_dialect().plain_text_output(entry.event, &text)),
     };
+    // A prompt hook's `ok: false` that also ends the turn (Claude's default).
+    if interpreted.failure.is_none()
+        && let HookKind::Prompt(prompt) = &spec.kind
+        && prompt.ends_turn_on_block(entry.event, hook.io_dialect() == Dialect::Claude)
+        && let Some(out) = output.as_mut().filter(|o| o.is_block())
+    {
+        out.continue_ = Some(false);
+        out.stop_reason.clone_from(&out.reason);
+    }
     // Named only when it failed: the description is an allocation per run.
     let error = interpreted.failure.map(|failure| {
         let who = hook.describe();

@@ -363,6 +363,7 @@ mod tests {
         PromptConfig {
             prompt: "judge $ARGUMENTS".to_owned(),
             model: model.map(str::to_owned),
+            continue_on_block: None,
         }
     }
 

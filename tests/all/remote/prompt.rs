@@ -263,3 +263,60 @@ fn a_wrong_hook_model_is_named_and_ignored_whole() {
         assert!(errors.contains(expected), "{expected:?} in {errors}");
     }
 }
+
+/// Issue 27 (Claude Code 2.1.331): in a Claude file a prompt hook's `ok: false`
+/// blocks *and* ends the turn (`continue: false`), unless `continueOnBlock: true`;
+/// on Stop the block is what makes the agent go on, so it never ends the turn.
+/// hookhost's own files keep the plain block unless `continueOnBlock: false`.
+#[test]
+fn continue_on_block_follows_claude_code() {
+    let model = anthropic(r#"{"ok": false, "reason": "not on a Friday"}"#);
+    let base = model.url("");
+    let env = [
+        ("ANTHROPIC_BASE_URL", base.as_str()),
+        ("ANTHROPIC_API_KEY", "sk-test-1"),
+    ];
+    let claude = |event: &str, extra: Value| {
+        let p = Project::new();
+        let mut hook = prompt("Judge $ARGUMENTS", None);
+        if let (Value::Object(hook), Value::Object(extra)) = (&mut hook, extra) {
+            hook.extend(extra);
+        }
+        p.write(
+            ".claude/settings.json",
+            json!({"hooks": {event: [{"hooks": [hook]}]}}).to_string(),
+        );
+        let mut command = p.command();
+        command
+            .args(["fire", event, "--claude-settings", "--project-dir"])
+            .arg(p.dir());
+        for (k, v) in env {
+            command.env(k, v);
+        }
+        let input = json!({"tool_name": "Bash", "tool_input": {"command": "deploy"}});
+        let run = crate::common::run(command, input.to_string().as_bytes());
+        serde_json::from_slice::<Value>(&run.stdout).unwrap()["finalOutput"].clone()
+    };
+    let ends = claude("PreToolUse", json!({}));
+    assert_eq!(ends["decision"], "block", "{ends}");
+    assert_eq!(ends["continue"], false, "{ends}");
+    assert_eq!(ends["stopReason"], "not on a Friday", "{ends}");
+    let goes_on = claude("PreToolUse", json!({"continueOnBlock": true}));
+    assert_eq!(goes_on["decision"], "block", "{goes_on}");
+    assert!(goes_on["continue"].is_null(), "{goes_on}");
+    let stop = claude("Stop", json!({}));
+    assert_eq!(stop["decision"], "block", "{stop}");
+    assert!(stop["continue"].is_null(), "{stop}");
+
+    let p = Project::new();
+    p.settings(json!({"BeforeTool": [group(vec![prompt("Judge $ARGUMENTS", None)])]}));
+    let plain = fire(&p, &env);
+    assert!(plain.final_output()["continue"].is_null(), "{plain:#?}");
+    p.settings(json!({"BeforeTool": [group(vec![{
+        let mut hook = prompt("Judge $ARGUMENTS", None);
+        hook["continueOnBlock"] = json!(false);
+        hook
+    }])]}));
+    let ends = fire(&p, &env);
+    assert_eq!(ends.final_output()["continue"], false, "{ends:#?}");
+}

@@ -11,13 +11,14 @@ use serde_json::Value;
 use super::report::{Report, show};
 use super::{command, http, plugin, prompt};
 use crate::config::settings::shape::field::{Field, Section};
-use crate::config::settings::shape::hook::{HookSettings, HookType};
+use crate::config::settings::shape::hook::{HookSettings, HookType, OnFailure};
 use crate::config::settings::shape::value::Count;
 use crate::config::source::SettingsFormat;
 use crate::config::spec::{
     DEFAULT_TIMEOUT, Execution, FailurePolicy, HookKind, HookMode, HookSpec, PluginConfig,
     UnsupportedConfig,
 };
+use crate::event::HookEvent;
 use crate::planner::Rule;
 
 /// The longest `timeout` a hook may have; longer ones are clamped (with a warning)
@@ -28,6 +29,7 @@ pub(crate) const MAX_TIMEOUT: Duration = Duration::from_secs(24 * 60 * 60);
 /// errors ending "the hook is skipped") when it cannot run.
 pub(super) fn spec(
     at: &str,
+    event: HookEvent,
     hook: Section<HookSettings>,
     report: &mut Report<'_>,
 ) -> Option<HookSpec> {
@@ -36,7 +38,7 @@ pub(super) fn spec(
     let kind = hook_type(at, std::mem::take(&mut hook.kind), report)?;
     warn_unknown_keys(at, kind, unknown, hook.foreign_keys(kind), report);
     let mut ok = true;
-    let common = common(at, &mut hook, report, &mut ok);
+    let common = common(at, event, &mut hook, report, &mut ok);
     let kind = match kind {
         HookType::Command => command::config(at, hook, report),
         HookType::Plugin => plugin::config(at, hook, report),
@@ -82,6 +84,43 @@ fn unsupported(at: &str, kind: HookType, report: &mut Report<'_>) -> HookKind {
     HookKind::Unsupported(UnsupportedConfig {
         type_name: kind.as_str(),
         reason: reason.to_owned(),
+    })
+}
+
+/// Claude Code's `onFailure` as a failure policy; `None` when absent, wrong (then
+/// reported) or ignored as Claude ignores it (async hooks; Stop, SubagentStop,
+/// TaskCompleted, TeammateIdle — a block there would keep the agent going).
+fn on_failure(
+    at: &str,
+    event: HookEvent,
+    hook: &mut HookSettings,
+    report: &mut Report<'_>,
+    ok: &mut bool,
+) -> Option<FailurePolicy> {
+    let at = format!("{at}.onFailure");
+    let value = std::mem::take(&mut hook.on_failure);
+    let value = report.take_or_flag(&at, value, "\"continue\" or \"block\"", ok)??;
+    let ignored = matches!(
+        event,
+        HookEvent::AfterAgent
+            | HookEvent::SubagentStop
+            | HookEvent::TaskCompleted
+            | HookEvent::TeammateIdle
+    ) || matches!(hook.run_async, Field::Ok(Some(true)))
+        || matches!(hook.async_rewake, Field::Ok(Some(true)));
+    if ignored && value == OnFailure::Block {
+        report.warning(
+            &at,
+            format!(
+                "\"block\" is ignored for {event} and for async hooks, as Claude Code \
+                 ignores it; the hook fails open"
+            ),
+        );
+        return None;
+    }
+    Some(match value {
+        OnFailure::Continue => FailurePolicy::Allow,
+        OnFailure::Block => FailurePolicy::Block,
     })
 }
 
@@ -159,7 +198,13 @@ struct Common {
 
 /// Takes the fields every hook has out of `hook` (the rest goes to the command or
 /// plugin check); a wrong one is reported and clears `ok`.
-fn common(at: &str, hook: &mut HookSettings, report: &mut Report<'_>, ok: &mut bool) -> Common {
+fn common(
+    at: &str,
+    event: HookEvent,
+    hook: &mut HookSettings,
+    report: &mut Report<'_>,
+    ok: &mut bool,
+) -> Common {
     let timeout = timeout(at, std::mem::take(&mut hook.timeout), report, ok);
     let name = std::mem::take(&mut hook.name);
     let name = report.take_or_flag(&format!("{at}.name"), name, "a string", ok);
@@ -173,6 +218,18 @@ fn common(at: &str, hook: &mut HookSettings, report: &mut Report<'_>, ok: &mut b
         "\"allow\" or \"block\"",
         ok,
     );
+    let on_failure = on_failure(at, event, hook, report, ok);
+    let failure_policy = match (failure_policy.flatten(), on_failure) {
+        (Some(policy), Some(claude)) if policy != claude => {
+            report.error(
+                &format!("{at}.onFailure"),
+                "says otherwise than failurePolicy; give one of them",
+            );
+            *ok = false;
+            None
+        }
+        (policy, claude) => policy.or(claude),
+    };
     let mode = std::mem::take(&mut hook.mode);
     let mode = report.take_or_flag(
         &format!("{at}.mode"),
@@ -191,7 +248,7 @@ fn common(at: &str, hook: &mut HookSettings, report: &mut Report<'_>, ok: &mut b
         timeout,
         name: name.flatten(),
         description: description.flatten(),
-        failure_policy: failure_policy.flatten().unwrap_or_default(),
+        failure_policy: failure_policy.unwrap_or_default(),
         mode: mode.flatten().unwrap_or_default(),
         condition,
         execution,

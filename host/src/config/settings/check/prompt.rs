@@ -1,4 +1,5 @@
-//! Check of a prompt hook's own fields: `prompt` (required, not blank) and `model`,
+//! Check of a prompt hook's own fields: `prompt` (required, not blank), `model` and
+//! `continueOnBlock`,
 //! into a [`PromptConfig`]. Which endpoint answers is the user's choice
 //! (`tools.hookModel`, else the environment), not the hook's.
 
@@ -14,6 +15,14 @@ pub(super) fn config(at: &str, hook: HookSettings, report: &mut Report<'_>) -> O
         .take_or_flag(&format!("{at}.model"), hook.model, "a model name", &mut ok)
         .flatten()
         .filter(|m| !m.trim().is_empty());
+    let continue_on_block = report
+        .take_or_flag(
+            &format!("{at}.continueOnBlock"),
+            hook.continue_on_block,
+            "true or false",
+            &mut ok,
+        )
+        .flatten();
     let at = format!("{at}.prompt");
     let prompt = match hook.prompt {
         Field::Ok(p) if !p.trim().is_empty() => p,
@@ -30,5 +39,9 @@ pub(super) fn config(at: &str, hook: HookSettings, report: &mut Report<'_>) -> O
             return None;
         }
     };
-    ok.then_some(HookKind::Prompt(PromptConfig { prompt, model }))
+    ok.then_some(HookKind::Prompt(PromptConfig {
+        prompt,
+        model,
+        continue_on_block,
+    }))
 }

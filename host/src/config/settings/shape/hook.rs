@@ -14,12 +14,13 @@ use super::value::Count;
 use crate::config::spec::{FailurePolicy, HookMode};
 
 /// The keys every hook may have.
-const COMMON_KEYS: [&str; 11] = [
+const COMMON_KEYS: [&str; 12] = [
     "type",
     "timeout",
     "name",
     "description",
     "failurePolicy",
+    "onFailure",
     "mode",
     "if",
     "async",
@@ -51,7 +52,17 @@ const PLUGIN_KEYS: [&str; 9] = [
 /// The keys of an http hook, besides the common ones.
 const HTTP_KEYS: [&str; 3] = ["url", "headers", "allowedEnvVars"];
 /// The keys of a prompt hook, besides the common ones.
-const PROMPT_KEYS: [&str; 2] = ["prompt", "model"];
+const PROMPT_KEYS: [&str; 3] = ["prompt", "model", "continueOnBlock"];
+
+/// Claude Code's `onFailure`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum OnFailure {
+    /// The failure is reported and the action goes ahead (failurePolicy "allow").
+    Continue,
+    /// The failure counts as a block (failurePolicy "block").
+    Block,
+}
 
 /// What a hook runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
@@ -134,6 +145,10 @@ pub(crate) struct HookSettings {
     /// "allow" (default): a failed, crashed or timed-out hook is a warning and the
     /// operation proceeds; "block": it blocks, with a reason naming the failure.
     pub(crate) failure_policy: Field<Option<FailurePolicy>>,
+    /// Claude Code's name for the same choice: "continue" (= failurePolicy
+    /// "allow") or "block"; Claude ignores it for async hooks and on Stop,
+    /// SubagentStop, TaskCompleted and TeammateIdle, and so does hookhost.
+    pub(crate) on_failure: Field<Option<OnFailure>>,
     /// "enforce" (default) or "monitor": the hook runs and its would-be block or
     /// stop is reported, not enforced.
     pub(crate) mode: Field<Option<HookMode>>,
@@ -182,6 +197,10 @@ pub(crate) struct HookSettings {
     pub(crate) prompt: Field<String>,
     /// A prompt hook's model (default: the endpoint's, `tools.hookModel`).
     pub(crate) model: Field<Option<String>>,
+    /// A prompt hook's `ok: false` blocks but lets the turn go on. Default: false
+    /// in Claude files (the block also ends the turn, except on Stop and
+    /// SubagentStop, as in Claude Code), true elsewhere.
+    pub(crate) continue_on_block: Field<Option<bool>>,
     /// The .wasm file: relative to the project dir (project settings), the extension
     /// dir (extensions) or the settings file's dir (others); $VAR, ${VAR} and ~ are
     /// expanded. Give either `path` or `source`.
@@ -245,6 +264,7 @@ impl HookSettings {
             ("allowedEnvVars", self.allowed_env_vars.is_absent()),
             ("prompt", self.prompt.is_absent()),
             ("model", self.model.is_absent()),
+            ("continueOnBlock", self.continue_on_block.is_absent()),
         ];
         present
             .into_iter()
