@@ -307,3 +307,109 @@ fn on_failure_is_claudes_failure_policy() {
         "{check:?}"
     );
 }
+
+/// `hookhost hook --claude-settings` with Claude's managed settings in `managed`.
+fn claude_hook_managed(p: &Project, managed: &std::path::Path) -> Run {
+    let input = json!({
+        "session_id": "s-27", "transcript_path": "/tmp/t.jsonl", "cwd": p.dir(),
+        "permission_mode": "default", "hook_event_name": "PreToolUse",
+        "tool_name": "Bash", "tool_input": {"command": "ls"},
+    });
+    let mut command = p.command();
+    command
+        .arg("hook")
+        .arg("--claude-settings")
+        .env("CLAUDE_PROJECT_DIR", p.dir())
+        .env("HOOKHOST_CLAUDE_MANAGED_DIR", managed);
+    run(command, &serde_json::to_vec(&input).unwrap())
+}
+
+/// Seen 4: Claude's managed settings as Claude Code 2.1.331 resolves them —
+/// `allowManagedHooksOnly` in the managed file leaves only its hooks (a project
+/// cannot set it); a project's `disableAllHooks` switches off every non-managed
+/// Claude hook but not the managed ones; managed `disableAllHooks` switches off all.
+#[test]
+fn managed_settings_decide_whose_hooks_run() {
+    let managed_hooks = |extra: Value| {
+        let mut file = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            logging("managed", &json!({}))]}]}});
+        if let (Value::Object(file), Value::Object(extra)) = (&mut file, extra) {
+            file.extend(extra);
+        }
+        file
+    };
+    let setup = |managed: Value, local: Value| {
+        let p = Project::new();
+        claude_settings(
+            &p,
+            json!({"PreToolUse": [{"matcher": "Bash", "hooks": [logging("project", &json!({}))]}]}),
+        );
+        p.write(".claude/settings.local.json", local.to_string());
+        p.write("managed/managed-settings.json", managed.to_string());
+        p
+    };
+
+    let p = setup(
+        managed_hooks(json!({"allowManagedHooksOnly": true})),
+        json!({"allowManagedHooksOnly": false}),
+    );
+    let out = claude_hook_managed(&p, &p.path("managed"));
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(ran(&p), ["managed"], "only the managed hook: {out:?}");
+
+    let p = setup(managed_hooks(json!({})), json!({"disableAllHooks": true}));
+    let out = claude_hook_managed(&p, &p.path("managed"));
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(ran(&p), ["managed"], "the project's hooks are off: {out:?}");
+
+    let p = setup(managed_hooks(json!({"disableAllHooks": true})), json!({}));
+    let out = claude_hook_managed(&p, &p.path("managed"));
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(ran(&p).is_empty(), "no Claude hook runs: {out:?}");
+
+    // Without managed settings, a project's allowManagedHooksOnly changes nothing.
+    let p = setup(json!({}), json!({"allowManagedHooksOnly": true}));
+    let out = claude_hook_managed(&p, &p.path("managed"));
+    assert_eq!(ran(&p), ["project"], "{out:?}");
+}
+
+/// CONTRACT §5: `tools.allowManagedHooksOnly` in hookhost's system settings leaves
+/// only system hooks; in a project file it is ignored, with a warning.
+#[test]
+fn hookhosts_own_managed_only_switch_lives_in_the_system_settings() {
+    let p = Project::new();
+    p.settings(json!({"BeforeTool": [{"hooks": [logging("project", &json!({}))]}]}));
+    let system = p.path("system-settings.json");
+    p.write(
+        &system,
+        json!({"tools": {"enableHooks": true, "allowManagedHooksOnly": true},
+               "hooks": {"BeforeTool": [{"hooks": [logging("system", &json!({}))]}]}})
+        .to_string(),
+    );
+    let system = system.display().to_string();
+    let fired = p.fire_with(
+        "BeforeTool",
+        json!({"tool_name": "run_shell_command", "tool_input": {"command": "ls"}}),
+        &[],
+        &[("LLXPRT_SYSTEM_SETTINGS_PATH", &system)],
+    );
+    assert_eq!(fired.code, 0, "{fired:#?}");
+    assert_eq!(ran(&p), ["system"], "{fired:#?}");
+    assert!(
+        fired.stderr.contains("allowManagedHooksOnly"),
+        "{}",
+        fired.stderr
+    );
+
+    let p = Project::new();
+    p.settings_raw(
+        &json!({"tools": {"enableHooks": true, "allowManagedHooksOnly": true},
+        "hooks": {"BeforeTool": [{"hooks": [logging("project", &json!({}))]}]}}),
+    );
+    let fired = p.fire(
+        "BeforeTool",
+        json!({"tool_name": "run_shell_command", "tool_input": {"command": "ls"}}),
+    );
+    assert_eq!(ran(&p), ["project"], "{fired:#?}");
+    assert!(fired.stderr.contains("ignored here"), "{}", fired.stderr);
+}

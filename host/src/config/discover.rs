@@ -49,6 +49,29 @@ pub struct Compat {
     pub codex: bool,
 }
 
+/// The environment variable that names the directory of Claude Code's managed
+/// settings (default `/etc/claude-code`, as Claude Code reads it on Linux).
+pub const CLAUDE_MANAGED_DIR_ENV: &str = "HOOKHOST_CLAUDE_MANAGED_DIR";
+
+/// Claude Code's managed settings: `managed-settings.json`, then the files of
+/// `managed-settings.d/` by name — system scope, Claude's format.
+fn claude_managed_files() -> Vec<PathBuf> {
+    let dir = std::env::var_os(CLAUDE_MANAGED_DIR_ENV)
+        .filter(|d| !d.is_empty())
+        .map_or_else(|| PathBuf::from("/etc/claude-code"), PathBuf::from);
+    let mut files = vec![dir.join("managed-settings.json")];
+    if let Ok(entries) = std::fs::read_dir(dir.join("managed-settings.d")) {
+        let mut drop_ins: Vec<PathBuf> = entries
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+            .collect();
+        drop_ins.sort();
+        files.extend(drop_ins);
+    }
+    files
+}
+
 /// The environment variable that names Codex's home directory.
 pub const CODEX_HOME_ENV: &str = "CODEX_HOME";
 
@@ -106,6 +129,11 @@ pub fn discover(project_dir: &Path, compat: Compat) -> Vec<SettingsSource> {
         system_settings_path(),
         SettingsFormat::Llxprt,
     );
+    if compat.claude {
+        for path in claude_managed_files() {
+            push(SourceKind::System, path, SettingsFormat::Claude);
+        }
+    }
     for root in extension_roots(project_dir, home.as_deref(), compat) {
         found.extend(extensions_in(&root, project_dir));
     }

@@ -14,6 +14,7 @@ mod expand;
 mod remote;
 mod spec;
 mod layer;
+mod managed;
 mod settings;
 mod source;
 
@@ -117,6 +118,7 @@ impl LoadedSettings {
             .map(|source| detect::explicit_format(source, &mut loaded.diagnostics))
             .collect();
         let mut switches = Vec::new();
+        let mut managed = managed::Managed::default();
         for source in sources {
             let source = Arc::new(source);
             loaded.sources.push(Arc::clone(&source));
@@ -142,10 +144,12 @@ impl LoadedSettings {
                 loaded.verify_rules.append(&mut parsed.verify_rules);
             }
             remote_hook_settings(&source, &mut parsed, &mut loaded);
+            managed.read(&source, &parsed, &mut loaded.diagnostics);
             switches.push(layer::FileSwitches::take(&source, &mut parsed));
             loaded.entries.extend(parsed.entries);
             loaded.diagnostics.extend(parsed.diagnostics);
         }
+        managed.apply(&mut loaded.entries, &mut loaded.diagnostics);
         let layered = layer::layer(&switches, &mut loaded.entries, &mut loaded.diagnostics);
         loaded.switched_off = layered.switched_off;
         loaded.enabled = layered.enabled;

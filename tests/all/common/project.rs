@@ -149,6 +149,10 @@ impl Project {
                 "LLXPRT_SYSTEM_SETTINGS_PATH",
                 self.outside().join("no-system-settings.json"),
             )
+            .env(
+                "HOOKHOST_CLAUDE_MANAGED_DIR",
+                self.outside().join("no-claude-managed"),
+            )
             .env_remove("HOOKHOST_LOG")
             .env_remove("LLXPRT_PROJECT_DIR")
             .env_remove("GEMINI_PROJECT_DIR")

@@ -73,6 +73,11 @@ pub struct HookEntry {
 /// What one settings file contributed.
 #[derive(Debug, Default)]
 pub struct ParsedSettings {
+    /// `tools.allowManagedHooksOnly` (Claude files: `allowManagedHooksOnly`);
+    /// honoured in system settings only.
+    pub managed_only: Option<bool>,
+    /// A Claude file's `disableAllHooks`, as written.
+    pub disable_all_hooks: Option<bool>,
     /// `tools.enableHooks`, when the file sets it.
     pub enable_hooks: Option<bool>,
     /// `tools.requireHookTrust`, when the file sets it.

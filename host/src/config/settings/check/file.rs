@@ -34,6 +34,7 @@ pub(super) fn read(
         mut hooks,
         serve,
         disable_all_hooks,
+        allow_managed_hooks_only,
     } = file;
     let (tools, tools_unknown, tools_wrong) = open(tools);
     // A `hooksConfig` or `serve` that is not an object is ignored.
@@ -48,6 +49,7 @@ pub(super) fn read(
     };
     let Tools {
         enable_hooks,
+        allow_managed_hooks_only: tools_managed_only,
         require_hook_trust,
         sticky_hook_blocks,
         hook_fail_closed,
@@ -56,6 +58,16 @@ pub(super) fn read(
         hook_model,
     } = tools;
 
+    let claude = report.source.format.is_claude_like();
+    let (key, managed_only) = if claude {
+        ("allowManagedHooksOnly", allow_managed_hooks_only)
+    } else {
+        ("tools.allowManagedHooksOnly", tools_managed_only)
+    };
+    parsed.managed_only = report.take(key, managed_only, "true or false").ok().flatten().flatten();
+    if claude && let Field::Ok(value) = &disable_all_hooks {
+        parsed.disable_all_hooks = Some(*value);
+    }
     parsed.require_trust = require_trust(report, require_hook_trust);
     parsed.sticky_blocks = switch(report, "tools.stickyHookBlocks", sticky_hook_blocks);
     parsed.fail_closed = switch(report, "tools.hookFailClosed", hook_fail_closed);
@@ -143,8 +155,13 @@ fn enabled(
     hooks: Field<bool>,
 ) -> Option<bool> {
     let format = report.source.format;
+    if format == SettingsFormat::Claude {
+        // Claude Code runs hooks; its `disableAllHooks` switches off Claude hooks
+        // only, across files (`config::managed`), not hookhost's own.
+        return (!matches!(disable_all_hooks, Field::Ok(true))).then_some(true);
+    }
     if format.is_claude_like() {
-        // Claude Code runs hooks unless `disableAllHooks` is true.
+        // Codex runs hooks unless its file switches them off.
         return Some(!matches!(disable_all_hooks, Field::Ok(true)));
     }
     let from_tools = match tools {

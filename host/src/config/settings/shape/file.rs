@@ -29,8 +29,11 @@ pub(crate) struct SettingsFile {
     /// Limits of `hookhost serve` (user, system or explicit settings only; the flags
     /// and environment variables win).
     pub(crate) serve: Section<Serve>,
-    /// Claude Code settings: no hook runs when true.
+    /// Claude Code settings: no hook runs when true. In a managed file (the
+    /// system scope) no Claude hook runs at all; elsewhere only managed ones.
     pub(crate) disable_all_hooks: Field<bool>,
+    /// Claude Code's managed settings: only hooks of managed (system) settings run.
+    pub(crate) allow_managed_hooks_only: Field<Option<bool>>,
 }
 
 /// `tools`: the hook switches of LLxprt Code.
@@ -39,6 +42,9 @@ pub(crate) struct SettingsFile {
 pub(crate) struct Tools {
     /// Run hooks at all; read from the highest-priority file that sets it; default false.
     pub(crate) enable_hooks: Field<bool>,
+    /// In the system settings: only the hooks of system (managed) settings run —
+    /// hookhost's system file and Claude Code's managed settings.
+    pub(crate) allow_managed_hooks_only: Field<Option<bool>>,
     /// Run hooks from project settings and extensions only when approved with
     /// `hookhost trust` (honoured in user, system and explicit settings).
     pub(crate) require_hook_trust: Field<Option<bool>>,
