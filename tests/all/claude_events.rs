@@ -413,3 +413,42 @@ fn hookhosts_own_managed_only_switch_lives_in_the_system_settings() {
     assert_eq!(ran(&p), ["project"], "{fired:#?}");
     assert!(fired.stderr.contains("ignored here"), "{}", fired.stderr);
 }
+
+/// Seen 4: Claude Code saves a hook's text over 10,000 characters to a file and
+/// gives the model a `<persisted-output>` preview; a Claude hook run by hookhost
+/// is capped the same way, and a hook of hookhost's own files is not.
+#[test]
+fn context_over_claudes_cap_is_saved_to_a_file_with_a_preview() {
+    let p = Project::new();
+    let long = "python3 -c \"print('context line\\n' * 1000, end='')\"";
+    claude_settings(
+        &p,
+        json!({"SessionStart": [{"hooks": [{"type": "command", "command": long}]}]}),
+    );
+    let out = claude_hook(&p, "SessionStart", json!({"source": "startup"}));
+    assert_eq!(out.code, 0, "{out:?}");
+    let context = answer(&out)["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(
+        context.starts_with("<persisted-output>\nOutput too large (")
+            && context.ends_with("...\n</persisted-output>")
+            && context.len() < 2_500,
+        "{context}"
+    );
+    let path = context
+        .lines()
+        .find_map(|l| l.split("Full output saved to: ").nth(1))
+        .unwrap_or_else(|| panic!("{context}"));
+    let saved = std::fs::read_to_string(path).unwrap();
+    assert_eq!(saved, "context line\n".repeat(1000).trim());
+
+    p.settings(json!({"SessionStart": [{"hooks": [{"type": "command", "command": long}]}]}));
+    let fired = p.fire("SessionStart", json!({"source": "startup"}));
+    let message = fired.final_output()["systemMessage"]
+        .as_str()
+        .unwrap_or_default()
+        .len();
+    assert!(message > 12_000, "hookhost's own hooks are not capped: {message}");
+}

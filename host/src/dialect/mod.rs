@@ -13,9 +13,11 @@ mod answer;
 mod input;
 mod names;
 mod output;
+mod spill;
 
 pub use answer::{Reply, reply, reply_json};
 pub use names::{CLAUDE_EVENTS, TOOL_NAMES};
+pub use spill::{CLAUDE_OUTPUT_CAP, spill_long_texts};
 
 use crate::event::HookEvent;
 

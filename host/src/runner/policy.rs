@@ -1,6 +1,6 @@
 //! The hook's settings applied to what it did: its dialect (what its answer means
 //! in the canonical form), its failure policy (fail open, or block), a prompt
-//! hook's `continueOnBlock`, and its mode
+//! hook's `continueOnBlock`, Claude's cap on a hook's texts, and its mode
 //! (monitor-mode answers are reported, not enforced) — one step after
 //! [`super::interpret`], which knows none of them.
 
@@ -26,6 +26,12 @@ pub fn apply_policy(hook: &RunnableHook, interpreted: Interpreted) -> HookExecut
         }
         Answer::Text(text) => Some(hook.io_dialect().plain_text_output(entry.event, &text)),
     };
+    // Claude Code's cap on what one hook puts into the conversation.
+    if hook.io_dialect() == Dialect::Claude
+        && let Some(out) = output.as_mut()
+    {
+        crate::dialect::spill_long_texts(&spec.name, out);
+    }
     // A prompt hook's `ok: false` that also ends the turn (Claude's default).
     if interpreted.failure.is_none()
         && let HookKind::Prompt(prompt) = &spec.kind
