@@ -450,5 +450,76 @@ fn context_over_claudes_cap_is_saved_to_a_file_with_a_preview() {
         .as_str()
         .unwrap_or_default()
         .len();
-    assert!(message > 12_000, "hookhost's own hooks are not capped: {message}");
+    assert!(
+        message > 12_000,
+        "hookhost's own hooks are not capped: {message}"
+    );
+}
+
+/// Seen 4: a Claude plugin's options reach its hooks as Claude Code 2.1.331 gives
+/// them — `CLAUDE_PLUGIN_OPTION_<KEY>` (the `userConfig` default, or the value
+/// chosen in `pluginConfigs[id].options`), `${user_config.KEY}` in exec-form
+/// arguments (one argument, whatever it holds) but refused in a shell-form command;
+/// `${CLAUDE_PLUGIN_DATA}` is Claude's own data directory of the plugin.
+#[test]
+fn plugin_options_and_data_follow_claude_code() {
+    let p = Project::new();
+    let plugin = p.path("lint-plugin");
+    p.write(
+        plugin.join(".claude-plugin/plugin.json"),
+        json!({"name": "lint", "userConfig": {
+            "apiUrl": {"type": "string", "title": "API", "description": "d", "default": "https://default"},
+            "log-level": {"type": "number", "title": "L", "description": "d", "default": 2},
+        }})
+        .to_string(),
+    );
+    p.write(
+        plugin.join("hooks/hooks.json"),
+        json!({"hooks": {
+            "PreToolUse": [{"matcher": "Bash", "hooks": [
+                {"type": "command", "command": "echo \"$CLAUDE_PLUGIN_OPTION_APIURL $CLAUDE_PLUGIN_OPTION_LOG_LEVEL $CLAUDE_PLUGIN_DATA\" >> ran.log"},
+                {"type": "command", "command": "python3", "args": ["-c",
+                    "import sys; open('ran.log', 'a').write(sys.argv[1] + '\\n')", "${user_config.apiUrl}"]},
+            ]}],
+            "PostToolUse": [{"matcher": "Bash", "hooks": [
+                {"type": "command", "command": "curl ${user_config.apiUrl}"}]}],
+        }})
+        .to_string(),
+    );
+    claude_settings(&p, json!({}));
+    let mut file: Value =
+        serde_json::from_slice(&std::fs::read(p.path(".claude/settings.json")).unwrap()).unwrap();
+    file["pluginConfigs"] = json!({"lint": {"options": {"apiUrl": "https://chosen $(touch pwned)"}}});
+    p.write(".claude/settings.json", file.to_string());
+
+    let fired = p.fire_flags(
+        "PreToolUse",
+        json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}),
+        &["--claude-settings", "--claude-plugin", plugin.to_str().unwrap()],
+    );
+    assert_eq!(fired.code, 0, "{fired:#?}");
+    let data = p.home().join(".claude/plugins/data/lint");
+    let mut lines = ran(&p);
+    lines.sort();
+    assert_eq!(
+        lines,
+        [
+            "https://chosen $(touch pwned)".to_owned(),
+            format!("https://chosen $(touch pwned) 2 {}", data.display()),
+        ],
+        "{fired:#?}"
+    );
+    assert!(!p.exists("pwned"));
+
+    let mut check = p.command();
+    check
+        .args(["check", "--claude-settings", "--project-dir"])
+        .arg(p.dir())
+        .args(["--claude-plugin", plugin.to_str().unwrap()]);
+    let check = run(check, b"");
+    assert!(
+        check.stderr.contains("hooks.PostToolUse[0].hooks[0].command")
+            && check.stderr.contains("${user_config.*} in a shell-form command"),
+        "{check:?}"
+    );
 }

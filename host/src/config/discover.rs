@@ -148,7 +148,9 @@ pub fn discover(project_dir: &Path, compat: Compat) -> Vec<SettingsSource> {
         found.extend(
             enabled_claude_plugins(home, &claude_files)
                 .iter()
-                .map(|dir| SettingsSource::claude_plugin(dir, project_dir)),
+                .map(|(dir, id)| {
+                    SettingsSource::claude_plugin(dir, Some(id), &claude_files, project_dir)
+                }),
         );
     }
     found
@@ -157,8 +159,8 @@ pub fn discover(project_dir: &Path, compat: Compat) -> Vec<SettingsSource> {
 /// The directories of Claude Code's installed plugins (`~/.claude/plugins/
 /// installed_plugins.json`, version 1 or 2) that Claude settings enable
 /// (`enabledPlugins: {"name@marketplace": true}`; the highest-priority file that
-/// names a plugin decides) and that have hooks.
-pub fn enabled_claude_plugins(home: &Path, claude_files: &[PathBuf]) -> Vec<PathBuf> {
+/// names a plugin decides) and that have hooks, each with its id.
+pub fn enabled_claude_plugins(home: &Path, claude_files: &[PathBuf]) -> Vec<(PathBuf, String)> {
     use serde_json::Value;
     let read = |path: &Path| -> Option<Value> {
         serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
@@ -189,8 +191,10 @@ pub fn enabled_claude_plugins(home: &Path, claude_files: &[PathBuf]) -> Vec<Path
         for record in records {
             if let Some(dir) = record.get("installPath").and_then(Value::as_str) {
                 let dir = PathBuf::from(dir);
-                if dir.join("hooks").join("hooks.json").is_file() && !dirs.contains(&dir) {
-                    dirs.push(dir);
+                if dir.join("hooks").join("hooks.json").is_file()
+                    && !dirs.iter().any(|(d, _)| *d == dir)
+                {
+                    dirs.push((dir, id.clone()));
                 }
             }
         }

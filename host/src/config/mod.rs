@@ -15,6 +15,7 @@ mod remote;
 mod spec;
 mod layer;
 mod managed;
+mod plugin_options;
 mod settings;
 mod source;
 
@@ -33,6 +34,7 @@ pub use spec::{
 // What only the Wasm runner reads.
 #[cfg(feature = "plugins")]
 pub use spec::{DEFAULT_FUEL, DEFAULT_MEMORY_LIMIT, Preopen};
+pub(crate) use plugin_options::env_name as plugin_option_env;
 pub(crate) use settings::powershell;
 pub use settings::{HookEntry, MAX_SETTINGS_BYTES, ServeLimits, load_file, settings_schema};
 pub use source::{SettingsFormat, SettingsSource, SourceKind};
@@ -107,10 +109,15 @@ impl LoadedSettings {
                 sources
             }
         };
+        let claude_files: Vec<PathBuf> = sources
+            .iter()
+            .filter(|s| s.format == SettingsFormat::Claude)
+            .map(|s| s.path.clone())
+            .collect();
         sources.extend(
             claude_plugins
                 .iter()
-                .map(|dir| SettingsSource::claude_plugin(dir, project_dir)),
+                .map(|dir| SettingsSource::claude_plugin(dir, None, &claude_files, project_dir)),
         );
         let mut loaded = LoadedSettings::default();
         let sources: Vec<SettingsSource> = sources

@@ -136,6 +136,12 @@ pub struct SettingsSource {
     /// For a Claude Code plugin: its name (`.claude-plugin/plugin.json`), which
     /// names its data directory.
     pub plugin_name: Option<String>,
+    /// For a Claude Code plugin: its id as Claude's settings name it
+    /// (`name@marketplace` when installed), which names Claude's data directory.
+    pub plugin_id: Option<String>,
+    /// For a Claude Code plugin: its options (`CLAUDE_PLUGIN_OPTION_<KEY>`,
+    /// `${user_config.KEY}`), key and value.
+    pub plugin_options: Vec<(String, String)>,
 }
 
 impl SettingsSource {
@@ -161,6 +167,8 @@ impl SettingsSource {
             label,
             plugin_root: None,
             plugin_name: None,
+            plugin_id: None,
+            plugin_options: Vec::new(),
         }
     }
 
@@ -186,9 +194,16 @@ impl SettingsSource {
     }
 
     /// The hooks of a Claude Code plugin directory (`.claude-plugin/plugin.json` +
-    /// `hooks/hooks.json`), given explicitly by the user (`--claude-plugin DIR`):
-    /// read in Claude's format, paths and `${CLAUDE_PLUGIN_ROOT}` relative to `dir`.
-    pub fn claude_plugin(dir: &Path, project_dir: &Path) -> SettingsSource {
+    /// `hooks/hooks.json`): read in Claude's format, paths and
+    /// `${CLAUDE_PLUGIN_ROOT}` relative to `dir`. `id` is its id in Claude's
+    /// settings (`name@marketplace`; default its name); its options come from
+    /// `claude_files` ([`super::plugin_options`]).
+    pub fn claude_plugin(
+        dir: &Path,
+        id: Option<&str>,
+        claude_files: &[PathBuf],
+        project_dir: &Path,
+    ) -> SettingsSource {
         let name = std::fs::read_to_string(dir.join(".claude-plugin").join("plugin.json"))
             .ok()
             .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
@@ -200,6 +215,9 @@ impl SettingsSource {
         source.label = format!("claude plugin {name} ({})", source.path.display());
         source.base_dir = dir.to_path_buf();
         source.plugin_root = Some(dir.to_path_buf());
+        let id = id.map_or_else(|| name.clone(), str::to_owned);
+        source.plugin_options = super::plugin_options::options(dir, &id, claude_files);
+        source.plugin_id = Some(id);
         source.plugin_name = Some(name);
         source
     }
@@ -213,11 +231,16 @@ impl SettingsSource {
     }
 
     /// An extension's or Claude Code plugin's persistent data directory
-    /// (`${pluginDataDir}`, `${CLAUDE_PLUGIN_DATA}`):
+    /// (`${pluginDataDir}`, `${CLAUDE_PLUGIN_DATA}`): Claude's own for a Claude
+    /// plugin (`~/.claude/plugins/data/<id>`), else
     /// `$XDG_DATA_HOME/hookhost/plugin-data/<name>`, by name so that it survives
     /// reinstalls and upgrades (which move the plugin's own directory). Not created
     /// here: on first use.
     pub fn plugin_data_dir(&self) -> Option<PathBuf> {
+        if let Some(id) = &self.plugin_id {
+            // A Claude Code plugin's data lives where Claude keeps it, shared.
+            return super::plugin_options::claude_data_dir(id);
+        }
         let name = match &self.kind {
             SourceKind::Extension(name) => Some(name.as_str()),
             _ => self.plugin_name.as_deref(),

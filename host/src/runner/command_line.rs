@@ -45,6 +45,8 @@ pub struct PluginDirs {
     pub root: Option<PathBuf>,
     /// Its persistent data directory.
     pub data: Option<PathBuf>,
+    /// A Claude Code plugin's options, key and value.
+    pub options: Vec<(String, String)>,
 }
 
 /// A command hook ready to spawn.
@@ -64,7 +66,7 @@ impl CommandLine {
         if let Some(args) = &config.args {
             return CommandLine {
                 program: config.command.clone().into(),
-                args: args.iter().map(OsString::from).collect(),
+                args: args.iter().map(|arg| exec_arg(arg, dirs)).collect(),
                 vars: plugin_env(dirs),
             };
         }
@@ -121,7 +123,37 @@ fn plugin_env(dirs: &PluginDirs) -> Vec<(String, VarValue)> {
     if let Some(data) = &dirs.data {
         vars.push(("CLAUDE_PLUGIN_DATA".to_owned(), VarValue::DataDir(data.clone())));
     }
+    for (key, value) in &dirs.options {
+        vars.push((
+            crate::config::plugin_option_env(key),
+            VarValue::Fixed(value.into()),
+        ));
+    }
     vars
+}
+
+/// One exec-form argument with Claude Code's substitutions (2.1.331):
+/// `${CLAUDE_PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_DATA}` and a plugin's
+/// `${user_config.KEY}` replaced textually — no shell reads the result, so a value
+/// stays one argument whatever it holds. Anything else stays as written.
+fn exec_arg(arg: &str, dirs: &PluginDirs) -> OsString {
+    if !arg.contains("${") {
+        return arg.into();
+    }
+    let mut out = arg.to_owned();
+    let path = |p: &Option<PathBuf>| p.as_ref().map(|p| p.to_string_lossy().into_owned());
+    for (name, value) in [
+        ("CLAUDE_PLUGIN_ROOT", path(&dirs.root)),
+        ("CLAUDE_PLUGIN_DATA", path(&dirs.data)),
+    ] {
+        if let Some(value) = value {
+            out = out.replace(&format!("${{{name}}}"), &value);
+        }
+    }
+    for (key, value) in &dirs.options {
+        out = out.replace(&format!("${{user_config.{key}}}"), value);
+    }
+    out.into()
 }
 
 /// The value of a variable named in a command, if hookhost knows it here.
@@ -252,6 +284,7 @@ mod tests {
         PluginDirs {
             root: Some("/p/it's $(x)".into()),
             data: Some("/d".into()),
+            options: vec![("key".into(), "v a;l".into())],
         }
     }
 

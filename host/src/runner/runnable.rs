@@ -61,7 +61,11 @@ fn plugin_dirs(entry: &HookEntry) -> PluginDirs {
         _ => source.plugin_root.clone(),
     };
     let data = root.as_ref().and_then(|_| source.plugin_data_dir());
-    PluginDirs { root, data }
+    PluginDirs {
+        root,
+        data,
+        options: source.plugin_options.clone(),
+    }
 }
 
 /// One hook, ready to run: its entry (event, matcher, settings, where it was

@@ -73,6 +73,20 @@ pub(super) fn config(at: &str, hook: HookSettings, report: &mut Report<'_>) -> O
             return None;
         }
     };
+    if exec_args.is_none() && report.source.plugin_root.is_some() && command.contains("${user_config.") {
+        // Claude Code 2.1.207 refuses it: the value would be re-parsed by the shell.
+        let plugin = report.source.plugin_name.clone().unwrap_or_default();
+        report.error(
+            &format!("{at}.command"),
+            format!(
+                "the hook of plugin {plugin} references ${{user_config.*}} in a shell-form \
+                 command, where the value would be re-parsed by the shell; use the exec form \
+                 ({{\"command\": \"<executable>\", \"args\": [\"${{user_config.KEY}}\", …]}}) or read \
+                 $CLAUDE_PLUGIN_OPTION_<KEY> from the environment; the hook is skipped"
+            ),
+        );
+        return None;
+    }
     ok.then_some(HookKind::Command(CommandConfig {
         command,
         args: exec_args,
