@@ -489,13 +489,18 @@ fn plugin_options_and_data_follow_claude_code() {
     claude_settings(&p, json!({}));
     let mut file: Value =
         serde_json::from_slice(&std::fs::read(p.path(".claude/settings.json")).unwrap()).unwrap();
-    file["pluginConfigs"] = json!({"lint": {"options": {"apiUrl": "https://chosen $(touch pwned)"}}});
+    file["pluginConfigs"] =
+        json!({"lint": {"options": {"apiUrl": "https://chosen $(touch pwned)"}}});
     p.write(".claude/settings.json", file.to_string());
 
     let fired = p.fire_flags(
         "PreToolUse",
         json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}),
-        &["--claude-settings", "--claude-plugin", plugin.to_str().unwrap()],
+        &[
+            "--claude-settings",
+            "--claude-plugin",
+            plugin.to_str().unwrap(),
+        ],
     );
     assert_eq!(fired.code, 0, "{fired:#?}");
     let data = p.home().join(".claude/plugins/data/lint");
@@ -518,8 +523,12 @@ fn plugin_options_and_data_follow_claude_code() {
         .args(["--claude-plugin", plugin.to_str().unwrap()]);
     let check = run(check, b"");
     assert!(
-        check.stderr.contains("hooks.PostToolUse[0].hooks[0].command")
-            && check.stderr.contains("${user_config.*} in a shell-form command"),
+        check
+            .stderr
+            .contains("hooks.PostToolUse[0].hooks[0].command")
+            && check
+                .stderr
+                .contains("${user_config.*} in a shell-form command"),
         "{check:?}"
     );
 }
