@@ -47,6 +47,7 @@ fn command_hook(event: HookEvent, dialect: Dialect, policy: FailurePolicy) -> Ru
         command: "fuzz.sh".to_owned(),
         args: None,
         shell: Shell::Sh,
+        env: Vec::new(),
     };
     let source = Arc::new(SettingsSource::new(
         SourceKind::Project,

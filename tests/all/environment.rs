@@ -262,3 +262,41 @@ fn each_of_the_eleven_events_fires_its_hook_with_its_name() {
         }
     }
 }
+
+/// CONTRACT §5 `tools.scrubHookEnv` (issue 29): command hooks get a minimal
+/// environment plus their own `env`, not the agent's API keys; any settings file
+/// can turn it on and none — a repository least of all — can turn it off.
+#[test]
+fn scrub_hook_env_keeps_secrets_from_command_hooks() {
+    let p = Project::new();
+    let hook = json!({"type": "command",
+        "command": "printf '%s|%s|%s|%s' \"$SECRET_API_KEY\" \"$OWN\" \"$LLXPRT_PROJECT_DIR\" \"${PATH:+path}\"",
+        "env": {"OWN": "mine"}});
+    let fire = |p: &Project| {
+        let fired = p.fire_with(
+            "BeforeTool",
+            json!({"tool_name": "t"}),
+            &[],
+            &[("SECRET_API_KEY", "sk-live-123")],
+        );
+        fired.assert_clean();
+        fired.final_output()["systemMessage"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let dir = p.dir().display().to_string();
+    p.settings(json!({"BeforeTool": [group(vec![hook.clone()])]}));
+    assert_eq!(fire(&p), format!("sk-live-123|mine|{dir}|path"));
+
+    // The user's file turns it on; the project's `false` does not turn it off.
+    p.write(
+        p.home().join(".llxprt/settings.json"),
+        json!({"tools": {"scrubHookEnv": true}}).to_string(),
+    );
+    p.settings_raw(
+        &json!({"tools": {"enableHooks": true, "scrubHookEnv": false},
+        "hooks": {"BeforeTool": [group(vec![hook])]}}),
+    );
+    assert_eq!(fire(&p), format!("|mine|{dir}|path"));
+}

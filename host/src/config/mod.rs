@@ -67,6 +67,9 @@ pub struct LoadedSettings {
     /// `tools.hookFailClosed`: on when any settings file turns it on (it only ever
     /// adds denies). `hookhost hook` then turns any failure into a deny.
     pub fail_closed: bool,
+    /// `tools.scrubHookEnv`: on when any settings file turns it on (no file, a
+    /// repository's least of all, can hand the agent's secrets back to hooks).
+    pub scrub_env: bool,
     /// `hookhost serve`'s limits from the user's own files (the highest-priority file
     /// that sets each); a repository's are ignored with a warning.
     pub serve: ServeLimits,
@@ -133,6 +136,7 @@ impl LoadedSettings {
             // Sticky blocks only ever add blocks: any file may turn them on, none off.
             loaded.sticky_blocks |= parsed.sticky_blocks == Some(true);
             loaded.fail_closed |= parsed.fail_closed == Some(true);
+            loaded.scrub_env |= parsed.scrub_env == Some(true);
             serve_limits(&source, parsed.serve, &mut loaded);
             if matches!(source.kind, SourceKind::Extension(_)) && parsed.enable_hooks.is_some() {
                 // An extension contributes hooks; it does not get to switch them on.

@@ -126,6 +126,8 @@ pub struct CommandConfig {
     pub args: Option<Vec<String>>,
     /// The shell that runs `command` (ignored in exec form).
     pub shell: Shell,
+    /// Variables set for the hook's process (`env`), besides what it inherits.
+    pub env: Vec<(String, String)>,
 }
 
 impl CommandConfig {
@@ -335,8 +337,11 @@ impl HookSpec {
                 command,
                 args: None,
                 shell: Shell::Sh,
-            }) => format!("command:{command}"),
-            HookKind::Command(c) => format!("command:{:?}", (&c.command, &c.args, c.shell)),
+                env,
+            }) if env.is_empty() => format!("command:{command}"),
+            HookKind::Command(c) => {
+                format!("command:{:?}", (&c.command, &c.args, c.shell, &c.env))
+            }
             HookKind::Plugin(p) => format!("plugin:{p:?}"),
             HookKind::Http(h) => format!("http:{h:?}"),
             HookKind::Prompt(p) => format!("prompt:{p:?}"),

@@ -99,6 +99,17 @@ pub async fn run_command(
     raw
 }
 
+/// What a command hook keeps of the environment under `tools.scrubHookEnv`
+/// (besides `LC_*`, the variables hookhost sets and the hook's own `env`).
+pub const KEPT_ENV: [&str; 10] = [
+    "PATH", "HOME", "USER", "LOGNAME", "SHELL", "TMPDIR", "TZ", "LANG", "LANGUAGE", "TERM",
+];
+
+fn kept(name: &std::ffi::OsStr) -> bool {
+    name.to_str()
+        .is_some_and(|n| KEPT_ENV.contains(&n) || n.starts_with("LC_"))
+}
+
 async fn spawn_and_wait(
     line: &CommandLine,
     timeout: Duration,
@@ -111,6 +122,9 @@ async fn spawn_and_wait(
         Err(e) => return RawOutcome::failed(HookFailure::Spawn(e)),
     };
     let mut cmd = Command::new(&line.program);
+    if ctx.scrub_env {
+        cmd.env_clear().envs(std::env::vars_os().filter(|(name, _)| kept(name)));
+    }
     cmd.args(&line.args)
         .current_dir(&ctx.project_dir)
         .envs(

@@ -63,15 +63,22 @@ pub struct CommandLine {
 impl CommandLine {
     /// Prepares `config`; `dirs` are the plugin directories of the file it came from.
     pub fn prepare(config: &CommandConfig, dirs: &PluginDirs) -> CommandLine {
+        let own = config
+            .env
+            .iter()
+            .map(|(name, value)| (name.clone(), VarValue::Fixed(value.into())));
         if let Some(args) = &config.args {
+            let mut vars = plugin_env(dirs);
+            vars.extend(own);
             return CommandLine {
                 program: config.command.clone().into(),
                 args: args.iter().map(|arg| exec_arg(arg, dirs)).collect(),
-                vars: plugin_env(dirs),
+                vars,
             };
         }
         let (script, mut vars) = rewrite(&config.command, config.shell, dirs);
         vars.extend(plugin_env(dirs));
+        vars.extend(own);
         let (program, flag): (OsString, &str) = match config.shell {
             Shell::Sh => ("/bin/sh".into(), "-c"),
             Shell::Bash => ("bash".into(), "-c"),

@@ -109,6 +109,9 @@ pub struct RunContext {
     /// (without it, the environment's).
     #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub hook_model: Option<HookModel>,
+    /// `tools.scrubHookEnv`: command hooks get [`command::KEPT_ENV`] of the
+    /// environment, not all of it.
+    pub scrub_env: bool,
 }
 
 impl RunContext {
@@ -124,6 +127,7 @@ impl RunContext {
             output_cap,
             command_env: Vec::new(),
             hook_model: None,
+            scrub_env: false,
         }
     }
 }

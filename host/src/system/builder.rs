@@ -253,6 +253,7 @@ impl HookSystemBuilder {
         let session_id = self.session_id.unwrap_or_else(generate_session_id);
         let mut ctx = RunContext::new(project_dir, self.output_cap);
         ctx.hook_model = settings.hook_model;
+        ctx.scrub_env = settings.scrub_env;
         let env_file = crate::env_file::for_session(&events, &session_id, &mut diagnostics);
         if let Some(path) = &env_file {
             ctx.command_env.push((

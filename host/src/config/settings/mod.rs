@@ -73,6 +73,8 @@ pub struct HookEntry {
 /// What one settings file contributed.
 #[derive(Debug, Default)]
 pub struct ParsedSettings {
+    /// `tools.scrubHookEnv`.
+    pub scrub_env: Option<bool>,
     /// `tools.allowManagedHooksOnly` (Claude files: `allowManagedHooksOnly`);
     /// honoured in system settings only.
     pub managed_only: Option<bool>,

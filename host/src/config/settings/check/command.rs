@@ -87,10 +87,12 @@ pub(super) fn config(at: &str, hook: HookSettings, report: &mut Report<'_>) -> O
         );
         return None;
     }
+    let env = super::plugin::env(at, hook.env, report, &mut ok);
     ok.then_some(HookKind::Command(CommandConfig {
         command,
         args: exec_args,
         shell,
+        env,
     }))
 }
 

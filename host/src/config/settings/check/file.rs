@@ -53,6 +53,7 @@ pub(super) fn read(
         require_hook_trust,
         sticky_hook_blocks,
         hook_fail_closed,
+        scrub_hook_env,
         verify_plugins,
         allowed_http_hook_urls,
         hook_model,
@@ -71,6 +72,7 @@ pub(super) fn read(
     parsed.require_trust = require_trust(report, require_hook_trust);
     parsed.sticky_blocks = switch(report, "tools.stickyHookBlocks", sticky_hook_blocks);
     parsed.fail_closed = switch(report, "tools.hookFailClosed", hook_fail_closed);
+    parsed.scrub_env = switch(report, "tools.scrubHookEnv", scrub_hook_env);
     parsed.serve = ServeLimits {
         max_in_flight: limit(report, "serve.maxInFlight", serve.max_in_flight),
         max_processes: limit(report, "serve.maxProcesses", serve.max_processes),

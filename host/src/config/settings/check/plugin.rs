@@ -219,8 +219,9 @@ fn parse_sha256(s: &str) -> Option<[u8; 32]> {
     Some(digest)
 }
 
-/// `env`; a repository's values expand only the project-dir variables.
-fn env(
+/// `env` (of a plugin or command hook); a repository's values expand only the
+/// project-dir variables.
+pub(super) fn env(
     at: &str,
     field: Field<Option<Map<String, Value>>>,
     report: &mut Report<'_>,

@@ -56,6 +56,11 @@ pub(crate) struct Tools {
     /// broken settings) becomes a deny naming the cause, as --fail-closed does. On when
     /// any settings file turns it on.
     pub(crate) hook_fail_closed: Field<bool>,
+    /// Command hooks get a minimal environment (PATH, HOME, USER, LOGNAME, SHELL,
+    /// TMPDIR, TZ, LANG, LANGUAGE, LC_*, TERM, and hookhost's own variables) plus
+    /// their own `env`, instead of the agent's whole environment. On when any
+    /// settings file turns it on; none can turn it off.
+    pub(crate) scrub_hook_env: Field<bool>,
     /// Signature keys per registry prefix (honoured in user, system and explicit
     /// settings): every plugin `source` starting with `prefix` runs only if a
     /// cosign-compatible signature of its manifest digest verifies with `key` (a hook's

@@ -29,8 +29,9 @@ const COMMON_KEYS: [&str; 12] = [
     "statusMessage",
 ];
 /// The keys of a command hook, besides the common ones.
-const COMMAND_KEYS: [&str; 6] = [
+const COMMAND_KEYS: [&str; 7] = [
     "command",
+    "env",
     "args",
     "shell",
     "commandLinux",
