@@ -295,7 +295,7 @@ impl SimpleCommand {
     }
 
     /// The program that actually runs, as its base name (`/usr/bin/curl` →
-    /// `curl`); `None` when there is none or it is [`dynamic`](Self::dynamic).
+    /// `curl`); `None` when there is none or it is [`dynamic`](Self::is_dynamic).
     pub fn program(&self) -> Option<&str> {
         self.program_word()?.literal().map(basename)
     }
@@ -1785,6 +1785,11 @@ mod tests {
         assert!(!blocked("grep -r 'curl .* | sh' docs"));
         assert!(!blocked("cat install.sh | sh"));
         assert!(!blocked("echo \"$(curl -s x)\""));
+        // The script is given; stdin is its data.
+        assert!(!blocked("curl -s x | sudo sh -c 'cat > /etc/x.conf'"));
+        assert!(!blocked(
+            "eval \"$(ssh-agent -s)\" && source <(kubectl completion bash)"
+        ));
     }
 
     // -- more shapes ---------------------------------------------------------
