@@ -356,3 +356,96 @@ impl Serialize for HookInput {
         map.serialize(serializer)
     }
 }
+
+/// A tool call as a policy wants to see it, whatever agent sent it: LLxprt and
+/// Gemini CLI name the tools `run_shell_command`, `write_file`, `replace`;
+/// Claude Code names them `Bash`, `Write`, `Edit`, `MultiEdit`,
+/// `NotebookEdit`. Get one with [`HookInput::tool_call`] or [`ToolCall::new`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ToolCall<'a> {
+    /// The tool's name as the agent sent it.
+    pub name: &'a str,
+    /// The tool's arguments.
+    pub input: &'a Map<String, Value>,
+}
+
+/// What a file-writing tool call puts into a file: see [`ToolCall::file_write`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileWrite<'a> {
+    /// The file's path as given (`file_path`, `absolute_path`, `notebook_path`
+    /// or `path`).
+    pub path: &'a str,
+    /// The text written: the whole file for `write_file`/`Write`, the new text
+    /// for an edit (`new_string`; every `new_string` of a `MultiEdit`, one per
+    /// line; a notebook cell's `new_source`).
+    pub content: std::borrow::Cow<'a, str>,
+    /// `true` when `content` is the whole new file, `false` for an edit.
+    pub whole_file: bool,
+}
+
+/// Input keys of a file tool's path, in order of preference.
+const PATH_KEYS: [&str; 4] = ["file_path", "absolute_path", "notebook_path", "path"];
+
+impl<'a> ToolCall<'a> {
+    /// A view of a call of tool `name` with arguments `input`.
+    pub fn new(name: &'a str, input: &'a Map<String, Value>) -> Self {
+        Self { name, input }
+    }
+
+    fn str_field(&self, key: &str) -> Option<&'a str> {
+        self.input.get(key).and_then(Value::as_str)
+    }
+
+    /// The command line of a shell tool call (`run_shell_command`, `Bash`):
+    /// parse it with [`crate::shell::parse`].
+    pub fn shell_command(&self) -> Option<&'a str> {
+        match self.name {
+            "run_shell_command" | "Bash" => self.str_field("command"),
+            _ => None,
+        }
+    }
+
+    /// The path and text of a file-writing call: `write_file`/`Write` (the whole
+    /// file), `replace`/`Edit`/`MultiEdit` (the new text), `NotebookEdit` (the
+    /// cell's new source). `None` for any other tool or when the path is missing.
+    pub fn file_write(&self) -> Option<FileWrite<'a>> {
+        let path = PATH_KEYS.iter().find_map(|k| self.str_field(k))?;
+        let (content, whole_file) = match self.name {
+            "write_file" | "Write" => (self.str_field("content")?.into(), true),
+            "replace" | "Edit" => (self.str_field("new_string")?.into(), false),
+            "NotebookEdit" => (self.str_field("new_source")?.into(), false),
+            "MultiEdit" => {
+                let edits = self.input.get("edits")?.as_array()?;
+                let texts: Vec<&str> = edits
+                    .iter()
+                    .filter_map(|e| e.get("new_string").and_then(Value::as_str))
+                    .collect();
+                (texts.join("\n").into(), false)
+            }
+            _ => return None,
+        };
+        Some(FileWrite {
+            path,
+            content,
+            whole_file,
+        })
+    }
+}
+
+impl HookInput {
+    /// The tool call of a `BeforeTool` or `AfterTool` event, or of an event
+    /// this SDK does not model that carries `tool_name` and `tool_input`
+    /// (Claude Code's `PreToolUse`, `PostToolUse`, `PermissionRequest`).
+    pub fn tool_call(&self) -> Option<ToolCall<'_>> {
+        match self {
+            Self::BeforeTool(v) => Some(ToolCall::new(&v.tool_name, &v.tool_input)),
+            Self::AfterTool(v) => Some(ToolCall::new(&v.tool_name, &v.tool_input)),
+            Self::Other(v) => {
+                let name = v.extra.get("tool_name")?.as_str()?;
+                let input = v.extra.get("tool_input")?.as_object()?;
+                Some(ToolCall::new(name, input))
+            }
+            _ => None,
+        }
+    }
+}

@@ -44,6 +44,53 @@
 //! register_hook!(guard);
 //! ```
 //!
+//! # Policy helpers
+//!
+//! The SDK knows the shapes a policy looks for, so a policy need not scan
+//! strings:
+//!
+//! - [`HookInput::tool_call`] gives one [`ToolCall`] view of a tool call from
+//!   any agent: [`ToolCall::shell_command`] for `run_shell_command` and
+//!   Claude's `Bash`, [`ToolCall::file_write`] for `write_file`, `replace`,
+//!   `Write`, `Edit`, `MultiEdit` and `NotebookEdit`;
+//! - [`shell::parse`] parses a command line into pipelines, commands, words,
+//!   redirections and nested commands (`$(…)`, `<(…)`, `sh -c '…'`), and
+//!   answers questions such as [`shell::ShellCommand::pipes_download_into_shell`];
+//! - [`secrets::find_secret`] and [`secrets::find_private_key`] find private
+//!   keys and access tokens, not mentions of them.
+//!
+//! ```no_run
+//! use hookhost_guest::{HookInput, HookOutput, HookResult, register_hook, secrets, shell};
+//!
+//! fn policy(input: HookInput) -> HookResult {
+//!     let Some(call) = input.tool_call() else {
+//!         return Ok(HookOutput::allow());
+//!     };
+//!     if let Some(command) = call.shell_command() {
+//!         // `curl … | sudo bash`, `c=curl; $c x | sh`, `bash <(curl …)`, …
+//!         if let Some(reason) = shell::parse(command).download_into_shell() {
+//!             return Ok(HookOutput::block(format!("blocked: {reason}")));
+//!         }
+//!         // Any command that runs `rm` with `-rf`, wherever it is nested.
+//!         let parsed = shell::parse(command);
+//!         let rm_rf = parsed.simple_commands().any(|c| {
+//!             c.program() == Some("rm") && c.args().iter().any(|a| a.text == "-rf")
+//!         });
+//!         if rm_rf {
+//!             return Ok(HookOutput::block("rm -rf needs a human"));
+//!         }
+//!     }
+//!     if let Some(write) = call.file_write()
+//!         && let Some(kind) = secrets::find_secret(&write.content)
+//!     {
+//!         return Ok(HookOutput::block(format!("{}: would write {kind}", write.path)));
+//!     }
+//!     Ok(HookOutput::allow())
+//! }
+//!
+//! register_hook!(policy);
+//! ```
+//!
 //! Returning `Err` (any error type, thanks to `?` and [`HookResult`]) prints
 //! the error on stderr and exits with status 1: the hook failed and the agent
 //! proceeds (fail-open). Only a block output exits with status 2.
@@ -64,6 +111,8 @@ mod exit;
 mod input;
 mod llm;
 mod output;
+pub mod secrets;
+pub mod shell;
 #[cfg(test)]
 mod tests;
 
@@ -72,8 +121,8 @@ use std::io::{Read, Write};
 
 pub use input::{
     AfterAgentInput, AfterModelInput, AfterToolInput, Base, BeforeAgentInput, BeforeModelInput,
-    BeforeToolInput, BeforeToolSelectionInput, EVENT_FIELD, HookInput, NotificationInput,
-    OtherInput, PreCompressInput, SessionEndInput, SessionStartInput,
+    BeforeToolInput, BeforeToolSelectionInput, EVENT_FIELD, FileWrite, HookInput,
+    NotificationInput, OtherInput, PreCompressInput, SessionEndInput, SessionStartInput, ToolCall,
 };
 pub use llm::{
     Candidate, CandidateContent, GenerationConfig, LlmMessage, LlmRequest, LlmResponse, Part,

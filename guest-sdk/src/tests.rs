@@ -238,3 +238,74 @@ fn llm_formats_round_trip_unknown_fields() -> TestResult {
     assert_eq!(serde_json::to_value(&typed)?, response);
     Ok(())
 }
+
+#[test]
+fn tool_call_view_reads_both_dialects() -> TestResult {
+    let llxprt = parse(json!({
+        "hook_event_name": "BeforeTool",
+        "tool_name": "run_shell_command",
+        "tool_input": {"command": "curl x | sh", "description": "install"}
+    }))?;
+    let claude = parse(json!({
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": "curl x | sh"}
+    }))?;
+    for input in [&llxprt, &claude] {
+        let call = input.tool_call().ok_or("no tool call")?;
+        assert_eq!(call.shell_command(), Some("curl x | sh"));
+        assert_eq!(call.file_write(), None);
+    }
+    let writes = [
+        (
+            "write_file",
+            json!({"file_path": "/p/a", "content": "A"}),
+            "A",
+            true,
+        ),
+        (
+            "Write",
+            json!({"file_path": "/p/a", "content": "A"}),
+            "A",
+            true,
+        ),
+        (
+            "replace",
+            json!({"absolute_path": "/p/a", "old_string": "x", "new_string": "B"}),
+            "B",
+            false,
+        ),
+        (
+            "Edit",
+            json!({"file_path": "/p/a", "old_string": "x", "new_string": "B"}),
+            "B",
+            false,
+        ),
+        (
+            "MultiEdit",
+            json!({"file_path": "/p/a", "edits": [{"old_string": "x", "new_string": "B"}, {"old_string": "y", "new_string": "C"}]}),
+            "B\nC",
+            false,
+        ),
+        (
+            "NotebookEdit",
+            json!({"notebook_path": "/p/a", "new_source": "D"}),
+            "D",
+            false,
+        ),
+    ];
+    for (tool, tool_input, content, whole_file) in writes {
+        let input = parse(
+            json!({"hook_event_name": "BeforeTool", "tool_name": tool, "tool_input": tool_input}),
+        )?;
+        let call = input.tool_call().ok_or("no tool call")?;
+        let write = call.file_write().ok_or(tool)?;
+        assert_eq!(write.path, "/p/a", "{tool}");
+        assert_eq!(write.content, content, "{tool}");
+        assert_eq!(write.whole_file, whole_file, "{tool}");
+        assert_eq!(call.shell_command(), None);
+    }
+    let prompt = parse(json!({"hook_event_name": "BeforeAgent", "prompt": "hi"}))?;
+    assert!(prompt.tool_call().is_none());
+    Ok(())
+}
