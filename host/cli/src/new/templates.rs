@@ -77,6 +77,14 @@ pub(super) const GUEST_SDK: &[Template] = &[
         include_str!("../../../../guest-sdk/src/output.rs"),
     ),
     file(
+        "hookhost-guest/src/secrets.rs",
+        include_str!("../../../../guest-sdk/src/secrets.rs"),
+    ),
+    file(
+        "hookhost-guest/src/shell.rs",
+        include_str!("../../../../guest-sdk/src/shell.rs"),
+    ),
+    file(
         "hookhost-guest/src/tests.rs",
         include_str!("../../../../guest-sdk/src/tests.rs"),
     ),
