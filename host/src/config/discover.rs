@@ -137,41 +137,46 @@ pub fn discover(project_dir: &Path, compat: Compat) -> Vec<SettingsSource> {
     for root in extension_roots(project_dir, home.as_deref(), compat) {
         found.extend(extensions_in(&root, project_dir));
     }
+    // The settings files are read again (as plain JSON) only when Claude has
+    // plugins installed: a `hook` call without any pays one `stat`.
     if compat.claude
         && let Some(home) = &home
+        && home.join(INSTALLED_PLUGINS).is_file()
     {
         let claude_files: Vec<PathBuf> = found
             .iter()
             .filter(|s| s.format == SettingsFormat::Claude)
             .map(|s| s.path.clone())
             .collect();
+        let settings = super::plugin_options::read_claude_settings(&claude_files);
         found.extend(
-            enabled_claude_plugins(home, &claude_files)
+            enabled_claude_plugins(home, &settings)
                 .iter()
-                .map(|(dir, id)| {
-                    SettingsSource::claude_plugin(dir, Some(id), &claude_files, project_dir)
-                }),
+                .map(|(dir, id)| SettingsSource::claude_plugin(dir, Some(id), &settings, project_dir)),
         );
     }
     found
 }
 
+/// Claude Code's record of installed plugins, below the home directory.
+const INSTALLED_PLUGINS: &str = ".claude/plugins/installed_plugins.json";
+
 /// The directories of Claude Code's installed plugins (`~/.claude/plugins/
 /// installed_plugins.json`, version 1 or 2) that Claude settings enable
 /// (`enabledPlugins: {"name@marketplace": true}`; the highest-priority file that
-/// names a plugin decides) and that have hooks, each with its id.
-pub fn enabled_claude_plugins(home: &Path, claude_files: &[PathBuf]) -> Vec<(PathBuf, String)> {
+/// names a plugin decides; `settings` are theirs, highest priority first) and that
+/// have hooks, each with its id.
+pub fn enabled_claude_plugins(home: &Path, settings: &[serde_json::Value]) -> Vec<(PathBuf, String)> {
     use serde_json::Value;
     let read = |path: &Path| -> Option<Value> {
         serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
     };
-    let Some(installed) = read(&home.join(".claude/plugins/installed_plugins.json")) else {
+    let Some(installed) = read(&home.join(INSTALLED_PLUGINS)) else {
         return Vec::new();
     };
     let Some(plugins) = installed.get("plugins").and_then(Value::as_object) else {
         return Vec::new();
     };
-    let settings: Vec<Value> = claude_files.iter().filter_map(|f| read(f)).collect();
     let enabled = |id: &str| {
         settings
             .iter()

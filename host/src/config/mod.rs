@@ -112,16 +112,19 @@ impl LoadedSettings {
                 sources
             }
         };
-        let claude_files: Vec<PathBuf> = sources
-            .iter()
-            .filter(|s| s.format == SettingsFormat::Claude)
-            .map(|s| s.path.clone())
-            .collect();
-        sources.extend(
-            claude_plugins
+        if !claude_plugins.is_empty() {
+            let claude_files: Vec<PathBuf> = sources
                 .iter()
-                .map(|dir| SettingsSource::claude_plugin(dir, None, &claude_files, project_dir)),
-        );
+                .filter(|s| s.format == SettingsFormat::Claude)
+                .map(|s| s.path.clone())
+                .collect();
+            let settings = plugin_options::read_claude_settings(&claude_files);
+            sources.extend(
+                claude_plugins
+                    .iter()
+                    .map(|dir| SettingsSource::claude_plugin(dir, None, &settings, project_dir)),
+            );
+        }
         let mut loaded = LoadedSettings::default();
         let sources: Vec<SettingsSource> = sources
             .into_iter()

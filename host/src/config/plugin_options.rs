@@ -11,14 +11,22 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+/// The Claude settings files that parse, as JSON, in the order given (highest
+/// priority first): read once for everything plugins take from them (which are
+/// enabled, their options).
+pub fn read_claude_settings(files: &[PathBuf]) -> Vec<Value> {
+    files.iter().filter_map(|f| read(f)).collect()
+}
+
+fn read(path: &Path) -> Option<Value> {
+    serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
+}
+
 /// The options of the plugin `id` in `dir`: `userConfig` defaults, overridden by
 /// `pluginConfigs[id].options` of the first Claude settings file (highest
-/// priority first) that has them. Keys as declared; values as Claude turns them
-/// into strings (`String(value)`: arrays comma-joined).
-pub fn options(dir: &Path, id: &str, claude_files: &[PathBuf]) -> Vec<(String, String)> {
-    let read = |path: &Path| -> Option<Value> {
-        serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
-    };
+/// priority first, [`read_claude_settings`]) that has them. Keys as declared;
+/// values as Claude turns them into strings (`String(value)`: arrays comma-joined).
+pub fn options(dir: &Path, id: &str, claude_settings: &[Value]) -> Vec<(String, String)> {
     let mut options: Vec<(String, String)> = Vec::new();
     let mut set = |key: &str, value: &Value| {
         let Some(text) = as_text(value) else { return };
@@ -36,7 +44,7 @@ pub fn options(dir: &Path, id: &str, claude_files: &[PathBuf]) -> Vec<(String, S
             }
         }
     }
-    let chosen = claude_files.iter().filter_map(|f| read(f)).find_map(|s| {
+    let chosen = claude_settings.iter().find_map(|s| {
         s.get("pluginConfigs")?
             .get(id)?
             .get("options")?

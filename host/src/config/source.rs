@@ -197,11 +197,11 @@ impl SettingsSource {
     /// `hooks/hooks.json`): read in Claude's format, paths and
     /// `${CLAUDE_PLUGIN_ROOT}` relative to `dir`. `id` is its id in Claude's
     /// settings (`name@marketplace`; default its name); its options come from
-    /// `claude_files` ([`super::plugin_options`]).
+    /// `claude_settings` ([`super::plugin_options`]).
     pub fn claude_plugin(
         dir: &Path,
         id: Option<&str>,
-        claude_files: &[PathBuf],
+        claude_settings: &[serde_json::Value],
         project_dir: &Path,
     ) -> SettingsSource {
         let name = std::fs::read_to_string(dir.join(".claude-plugin").join("plugin.json"))
@@ -216,7 +216,7 @@ impl SettingsSource {
         source.base_dir = dir.to_path_buf();
         source.plugin_root = Some(dir.to_path_buf());
         let id = id.map_or_else(|| name.clone(), str::to_owned);
-        source.plugin_options = super::plugin_options::options(dir, &id, claude_files);
+        source.plugin_options = super::plugin_options::options(dir, &id, claude_settings);
         source.plugin_id = Some(id);
         source.plugin_name = Some(name);
         source
