@@ -228,27 +228,23 @@ class AgentCase(unittest.TestCase):
         self.assertTrue(r.ws.marker("rewritten").exists(), r.describe())
         self.assertFalse(r.ws.marker("original").exists(), r.describe())
 
-    def test_session_context(self):
+    def context_reaches_the_model(self, event, ctx, tag):
+        """A hook on `event` adds `ctx`; the first model request holds it, natively and
+        through hookhost, in the same words."""
         a = self.agent
-        ctx = "SESSION-CTX-7f3a"
         runs = self.pair(
-            lambda ws: {"hooks": {a.session_start: [a.group([a.hook(policy(ws, "context", ctx))])]}},
+            lambda ws: {"hooks": {event: [a.group([a.hook(policy(ws, "context", ctx))])]}},
             lambda ws: Script([]))
         for r in runs:
             with self.subTest(r.mode):
                 self.assertTrue(ctx in r.main_requests()[0].text(), r.describe())
-        self.assert_same_snippets(runs, ctx, "session-context")
+        self.assert_same_snippets(runs, ctx, tag)
+
+    def test_session_context(self):
+        self.context_reaches_the_model(self.agent.session_start, "SESSION-CTX-7f3a", "session-context")
 
     def test_prompt_context(self):
-        a = self.agent
-        ctx = "PROMPT-CTX-91bc"
-        runs = self.pair(
-            lambda ws: {"hooks": {a.prompt_event: [a.group([a.hook(policy(ws, "context", ctx))])]}},
-            lambda ws: Script([]))
-        for r in runs:
-            with self.subTest(r.mode):
-                self.assertTrue(ctx in r.main_requests()[0].text(), r.describe())
-        self.assert_same_snippets(runs, ctx, "prompt-context")
+        self.context_reaches_the_model(self.agent.prompt_event, "PROMPT-CTX-91bc", "prompt-context")
 
     def test_stop_continue(self):
         a = self.agent

@@ -8,16 +8,8 @@ use serde_json::{Value, json};
 
 use crate::common::{Project, Run, claude_deny_reason, run};
 
-/// `.claude/settings.json` with these hooks.
-fn claude_settings(p: &Project, hooks: Value) {
-    p.write(
-        ".claude/settings.json",
-        serde_json::to_vec_pretty(&json!({"hooks": hooks})).unwrap(),
-    );
-}
-
-/// `hookhost hook --claude-settings` given Claude's stdin for `event` plus `fields`.
-fn claude_hook(p: &Project, event: &str, fields: Value) -> Run {
+/// Claude's stdin for `event` plus `fields`.
+fn claude_input(p: &Project, event: &str, fields: Value) -> Value {
     let mut input = json!({
         "session_id": "s-27", "transcript_path": "/tmp/t.jsonl", "cwd": p.dir(),
         "permission_mode": "default", "hook_event_name": event,
@@ -25,12 +17,12 @@ fn claude_hook(p: &Project, event: &str, fields: Value) -> Run {
     if let (Value::Object(input), Value::Object(fields)) = (&mut input, fields) {
         input.extend(fields);
     }
-    let mut command = p.command();
-    command
-        .arg("hook")
-        .arg("--claude-settings")
-        .env("CLAUDE_PROJECT_DIR", p.dir());
-    run(command, &serde_json::to_vec(&input).unwrap())
+    input
+}
+
+/// `hookhost hook --claude-settings` given Claude's stdin for `event` plus `fields`.
+fn claude_hook(p: &Project, event: &str, fields: Value) -> Run {
+    p.claude_hook(&claude_input(p, event, fields), &[])
 }
 
 fn answer(run: &Run) -> Value {
@@ -59,15 +51,12 @@ fn ran(p: &Project) -> Vec<String> {
 #[test]
 fn a_comma_matcher_selects_each_tool_it_lists_and_hyphenated_names_are_exact() {
     let p = Project::new();
-    claude_settings(
-        &p,
-        json!({
-            "PreToolUse": [{"matcher": "Write,Bash", "hooks": [{"type": "command",
-                "command": "echo 'no writes, no shell' >&2; exit 2"}]}],
-            "SubagentStart": [{"matcher": "code-reviewer", "hooks": [
-                logging("reviewer", &json!({}))]}],
-        }),
-    );
+    p.claude_settings(json!({
+        "PreToolUse": [{"matcher": "Write,Bash", "hooks": [{"type": "command",
+            "command": "echo 'no writes, no shell' >&2; exit 2"}]}],
+        "SubagentStart": [{"matcher": "code-reviewer", "hooks": [
+            logging("reviewer", &json!({}))]}],
+    }));
     for (tool, tool_input) in [
         ("Bash", json!({"command": "rm -rf build"})),
         ("Write", json!({"file_path": "a.txt", "content": "x"})),
@@ -108,17 +97,14 @@ fn a_comma_matcher_selects_each_tool_it_lists_and_hyphenated_names_are_exact() {
 #[test]
 fn claude_only_events_match_on_their_own_field() {
     let p = Project::new();
-    claude_settings(
-        &p,
-        json!({
-            "FileChanged": [{"matcher": ".env", "hooks": [logging("env", &json!({}))]}],
-            "ConfigChange": [{"matcher": "project_settings", "hooks": [
-                {"type": "command", "command": "echo 'settings are frozen' >&2; exit 2"}]}],
-            "TaskCreated": [{"matcher": "whatever", "hooks": [logging("task", &json!({}))]}],
-            "UserPromptExpansion": [{"matcher": "deploy,release", "hooks": [
-                logging("expansion", &json!({}))]}],
-        }),
-    );
+    p.claude_settings(json!({
+        "FileChanged": [{"matcher": ".env", "hooks": [logging("env", &json!({}))]}],
+        "ConfigChange": [{"matcher": "project_settings", "hooks": [
+            {"type": "command", "command": "echo 'settings are frozen' >&2; exit 2"}]}],
+        "TaskCreated": [{"matcher": "whatever", "hooks": [logging("task", &json!({}))]}],
+        "UserPromptExpansion": [{"matcher": "deploy,release", "hooks": [
+            logging("expansion", &json!({}))]}],
+    }));
     let changed = |path: &str| {
         claude_hook(
             &p,
@@ -183,10 +169,7 @@ fn defer_ranks_below_deny_and_above_ask() {
             .enumerate()
             .map(|(i, d)| logging(&format!("h{i}"), &decision(d)))
             .collect();
-        claude_settings(
-            &p,
-            json!({"PreToolUse": [{"matcher": "Bash", "hooks": hooks}]}),
-        );
+        p.claude_settings(json!({"PreToolUse": [{"matcher": "Bash", "hooks": hooks}]}));
         let out = claude_hook(
             &p,
             "PreToolUse",
@@ -209,22 +192,19 @@ fn defer_ranks_below_deny_and_above_ask() {
 fn event_answers_reach_claude_as_claude_reads_them() {
     let p = Project::new();
     let worktree = p.path("wt/feature-x").display().to_string();
-    claude_settings(
-        &p,
-        json!({
-            "PostToolUse": [{"matcher": "Bash", "hooks": [
-                logging("first", &json!({"hookSpecificOutput": {"hookEventName": "PostToolUse",
-                    "updatedToolOutput": {"stdout": "first", "stderr": ""}}})),
-                logging("second", &json!({"hookSpecificOutput": {"hookEventName": "PostToolUse",
-                    "updatedToolOutput": {"stdout": "[redacted]", "stderr": ""}}})),
-            ]}],
-            "Elicitation": [{"matcher": "github", "hooks": [logging("elicit", &json!({
-                "hookSpecificOutput": {"hookEventName": "Elicitation", "action": "accept",
-                    "content": {"org": "acme"}}}))]}],
-            "WorktreeCreate": [{"hooks": [{"type": "command",
-                "command": format!("mkdir -p '{worktree}' && echo '{worktree}'")}]}],
-        }),
-    );
+    p.claude_settings(json!({
+        "PostToolUse": [{"matcher": "Bash", "hooks": [
+            logging("first", &json!({"hookSpecificOutput": {"hookEventName": "PostToolUse",
+                "updatedToolOutput": {"stdout": "first", "stderr": ""}}})),
+            logging("second", &json!({"hookSpecificOutput": {"hookEventName": "PostToolUse",
+                "updatedToolOutput": {"stdout": "[redacted]", "stderr": ""}}})),
+        ]}],
+        "Elicitation": [{"matcher": "github", "hooks": [logging("elicit", &json!({
+            "hookSpecificOutput": {"hookEventName": "Elicitation", "action": "accept",
+                "content": {"org": "acme"}}}))]}],
+        "WorktreeCreate": [{"hooks": [{"type": "command",
+            "command": format!("mkdir -p '{worktree}' && echo '{worktree}'")}]}],
+    }));
     let post = claude_hook(
         &p,
         "PostToolUse",
@@ -259,15 +239,12 @@ fn event_answers_reach_claude_as_claude_reads_them() {
 #[test]
 fn on_failure_is_claudes_failure_policy() {
     let p = Project::new();
-    claude_settings(
-        &p,
-        json!({
-            "PreToolUse": [{"matcher": "Bash", "hooks": [
-                {"type": "command", "command": "exit 1", "onFailure": "block"}]}],
-            "Stop": [{"hooks": [
-                {"type": "command", "command": "exit 1", "onFailure": "block"}]}],
-        }),
-    );
+    p.claude_settings(json!({
+        "PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "exit 1", "onFailure": "block"}]}],
+        "Stop": [{"hooks": [
+            {"type": "command", "command": "exit 1", "onFailure": "block"}]}],
+    }));
     let out = claude_hook(
         &p,
         "PreToolUse",
@@ -289,8 +266,7 @@ fn on_failure_is_claudes_failure_policy() {
         "{check:?}"
     );
 
-    claude_settings(
-        &p,
+    p.claude_settings(
         json!({"PreToolUse": [{"hooks": [{"type": "command", "command": "true",
             "onFailure": "continue", "failurePolicy": "block"}]}]}),
     );
@@ -310,18 +286,12 @@ fn on_failure_is_claudes_failure_policy() {
 
 /// `hookhost hook --claude-settings` with Claude's managed settings in `managed`.
 fn claude_hook_managed(p: &Project, managed: &std::path::Path) -> Run {
-    let input = json!({
-        "session_id": "s-27", "transcript_path": "/tmp/t.jsonl", "cwd": p.dir(),
-        "permission_mode": "default", "hook_event_name": "PreToolUse",
-        "tool_name": "Bash", "tool_input": {"command": "ls"},
-    });
-    let mut command = p.command();
-    command
-        .arg("hook")
-        .arg("--claude-settings")
-        .env("CLAUDE_PROJECT_DIR", p.dir())
-        .env("HOOKHOST_CLAUDE_MANAGED_DIR", managed);
-    run(command, &serde_json::to_vec(&input).unwrap())
+    let input = claude_input(
+        p,
+        "PreToolUse",
+        json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}),
+    );
+    p.claude_hook(&input, &[("HOOKHOST_CLAUDE_MANAGED_DIR", managed)])
 }
 
 /// Seen 4: Claude's managed settings as Claude Code 2.1.331 resolves them —
@@ -340,8 +310,7 @@ fn managed_settings_decide_whose_hooks_run() {
     };
     let setup = |managed: Value, local: Value| {
         let p = Project::new();
-        claude_settings(
-            &p,
+        p.claude_settings(
             json!({"PreToolUse": [{"matcher": "Bash", "hooks": [logging("project", &json!({}))]}]}),
         );
         p.write(".claude/settings.local.json", local.to_string());
@@ -421,10 +390,7 @@ fn hookhosts_own_managed_only_switch_lives_in_the_system_settings() {
 fn context_over_claudes_cap_is_saved_to_a_file_with_a_preview() {
     let p = Project::new();
     let long = "python3 -c \"print('context line\\n' * 1000, end='')\"";
-    claude_settings(
-        &p,
-        json!({"SessionStart": [{"hooks": [{"type": "command", "command": long}]}]}),
-    );
+    p.claude_settings(json!({"SessionStart": [{"hooks": [{"type": "command", "command": long}]}]}));
     let out = claude_hook(&p, "SessionStart", json!({"source": "startup"}));
     assert_eq!(out.code, 0, "{out:?}");
     let context = answer(&out)["hookSpecificOutput"]["additionalContext"]
@@ -486,7 +452,7 @@ fn plugin_options_and_data_follow_claude_code() {
         }})
         .to_string(),
     );
-    claude_settings(&p, json!({}));
+    p.claude_settings(json!({}));
     let mut file: Value =
         serde_json::from_slice(&std::fs::read(p.path(".claude/settings.json")).unwrap()).unwrap();
     file["pluginConfigs"] =

@@ -209,6 +209,28 @@ impl Project {
         fire_run(command, event, input)
     }
 
+    /// Writes `.claude/settings.json` with `hooks`.
+    pub fn claude_settings(&self, hooks: Value) -> PathBuf {
+        self.write(
+            ".claude/settings.json",
+            serde_json::to_vec_pretty(&json!({"hooks": hooks})).expect("settings JSON"),
+        )
+    }
+
+    /// `hookhost hook --claude-settings` as Claude Code runs it: `stdin` on stdin,
+    /// `CLAUDE_PROJECT_DIR` set, plus the directories `env` names.
+    pub fn claude_hook(&self, stdin: &Value, env: &[(&str, &Path)]) -> Run {
+        let mut command = self.command();
+        command
+            .arg("hook")
+            .arg("--claude-settings")
+            .env("CLAUDE_PROJECT_DIR", self.dir());
+        for (name, value) in env {
+            command.env(name, value);
+        }
+        run(command, &serde_json::to_vec(stdin).expect("stdin JSON"))
+    }
+
     /// `hookhost fire EVENT --project-dir <project> FLAGS…` with discovered settings.
     pub fn fire_flags(&self, event: &str, input: Value, flags: &[&str]) -> Fired {
         let mut command = self.command();

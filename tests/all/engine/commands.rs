@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use super::{bash_call, claude_hook, claude_settings, permission};
+use super::{bash_call, claude_hook, permission};
 use crate::common::{Project, group};
 
 /// Seen (issue 26, item 2): `"command": "node", "args": [...]` ran bare `node`.
@@ -11,12 +11,9 @@ use crate::common::{Project, group};
 fn exec_form_runs_the_program_with_its_arguments_and_no_shell() {
     let p = Project::new();
     let deny = r#"import json; print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "exec form ran"}}))"#;
-    claude_settings(
-        &p,
-        json!({"PreToolUse": [{"matcher": "Bash", "hooks": [
-            {"type": "command", "command": "python3", "args": ["-c", deny]}
-        ]}]}),
-    );
+    p.claude_settings(json!({"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "python3", "args": ["-c", deny]}
+    ]}]}));
     let denied = claude_hook(&p, bash_call(&p, "rm -rf /"));
     assert_eq!(
         crate::common::claude_deny_reason(&denied).as_deref(),

@@ -3,21 +3,24 @@
 
 use serde_json::json;
 
-use super::{bash_call, claude_hook, claude_settings, permission};
+use super::{bash_call, claude_hook, permission};
 use crate::common::{Project, group};
+
+/// A Claude PreToolUse hook that allows ("git status is safe"), guarded by
+/// `if: "Bash(git status*)"`.
+fn allow_git_status(p: &Project) {
+    let allow = r#"echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"git status is safe"}}'"#;
+    p.claude_settings(json!({"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": allow, "if": "Bash(git status*)"}
+    ]}]}));
+}
 
 /// Seen (issue 26, item 1): an allow meant for `git status` answered `allow` for
 /// `rm -rf /`.
 #[test]
 fn an_allow_guarded_by_if_does_not_allow_other_commands() {
     let p = Project::new();
-    let allow = r#"echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"git status is safe"}}'"#;
-    claude_settings(
-        &p,
-        json!({"PreToolUse": [{"matcher": "Bash", "hooks": [
-            {"type": "command", "command": allow, "if": "Bash(git status*)"}
-        ]}]}),
-    );
+    allow_git_status(&p);
     let rm = claude_hook(&p, bash_call(&p, "rm -rf /"));
     assert_eq!(rm.code, 0, "{rm:?}");
     assert_eq!(permission(&rm), None, "{}", rm.stdout_text());
@@ -33,13 +36,7 @@ fn an_allow_guarded_by_if_does_not_allow_other_commands() {
 #[test]
 fn a_variable_in_an_argument_does_not_open_an_if_guarded_allow() {
     let p = Project::new();
-    let allow = r#"echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"git status is safe"}}'"#;
-    claude_settings(
-        &p,
-        json!({"PreToolUse": [{"matcher": "Bash", "hooks": [
-            {"type": "command", "command": allow, "if": "Bash(git status*)"}
-        ]}]}),
-    );
+    allow_git_status(&p);
     for command in [
         "touch $HOME/should-not-exist",
         "echo \"$HOME\"",
@@ -62,12 +59,9 @@ fn a_variable_in_an_argument_does_not_open_an_if_guarded_allow() {
 #[test]
 fn a_deny_guarded_by_if_denies_only_what_it_names() {
     let p = Project::new();
-    claude_settings(
-        &p,
-        json!({"PreToolUse": [{"matcher": "Bash", "hooks": [
-            {"type": "command", "command": "echo guarded >&2; exit 2", "if": "Bash(echo guarded*)"}
-        ]}]}),
-    );
+    p.claude_settings(json!({"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "echo guarded >&2; exit 2", "if": "Bash(echo guarded*)"}
+    ]}]}));
     let free = claude_hook(&p, bash_call(&p, "echo free"));
     assert_eq!(permission(&free), None, "{free:?}");
     let guarded = claude_hook(&p, bash_call(&p, "echo guarded now"));

@@ -10,25 +10,11 @@ mod types;
 
 use serde_json::{Value, json};
 
-use crate::common::{Project, Run, run};
-
-/// Writes `.claude/settings.json` with `hooks`.
-fn claude_settings(p: &Project, hooks: Value) {
-    p.write(
-        ".claude/settings.json",
-        serde_json::to_vec_pretty(&json!({"hooks": hooks})).unwrap(),
-    );
-}
+use crate::common::{Project, Run};
 
 /// `hookhost hook --claude-settings` as Claude Code runs it, with `stdin`.
 fn claude_hook(p: &Project, stdin: Value) -> Run {
-    let mut command = p.command();
-    command
-        .arg("hook")
-        .arg("--claude-settings")
-        .env("CLAUDE_PROJECT_DIR", p.dir())
-        .env("XDG_STATE_HOME", p.home().join(".state"));
-    run(command, &serde_json::to_vec(&stdin).unwrap())
+    p.claude_hook(&stdin, &[("XDG_STATE_HOME", &p.home().join(".state"))])
 }
 
 /// Claude Code's PreToolUse stdin for a Bash call of `command`.

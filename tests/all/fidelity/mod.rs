@@ -31,10 +31,7 @@ fn corpus(name: &str) -> PathBuf {
 }
 
 fn claude_settings(p: &Project, hooks: Value) -> PathBuf {
-    p.write(
-        ".claude/settings.json",
-        serde_json::to_vec_pretty(&json!({"hooks": hooks})).unwrap(),
-    )
+    p.claude_settings(hooks)
 }
 
 fn claude_group(matcher: &str, command: &str) -> Value {
