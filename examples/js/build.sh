@@ -14,6 +14,8 @@ if [ ! -x node_modules/.bin/componentize-js ] ||
   [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm install --no-save --no-fund --no-audit
 fi
+# The guest helpers, copied in: ComponentizeJS reads modules from this directory only.
+cp "$here/../../guest-sdk/js/hookhost-guest.js" .
 node --test          # decide.test.js: the rules, natively
 # --disable http fetch-event: no wasi:http imports, so the component imports
 # exactly the hook world (see README.md).

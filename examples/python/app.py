@@ -2,8 +2,10 @@
 
 It blocks tool calls that touch protected system directories (any string in
 ``tool_input`` under a prefix listed in the ``DENY_PREFIXES`` variable,
-colon-separated, default ``/etc:/usr:/bin:/boot``) and shell commands that use
-``sudo``. Anything else is allowed with no output.
+colon-separated, default ``/etc:/usr:/bin:/boot``), shell commands that use
+``sudo`` and shell commands that run a download as code (``curl … | sh``,
+found by the guest helpers' shell parser, ``guest-sdk/python``). Anything else
+is allowed with no output.
 
 componentize-py imports this module at build time (pre-initialisation), so
 nothing here may touch stdin or the environment outside ``Run.run``.
@@ -13,36 +15,28 @@ import json
 import os
 import sys
 
+import hookhost_guest
 from wit_world import exports
 from wit_world.imports import exit as wasi_exit
 
 DEFAULT_DENY = "/etc:/usr:/bin:/boot"
 
 
-def strings(value):
-    """Every string inside a JSON value, depth first."""
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from strings(item)
-
-
 def decide(event):
     """The block reason for a BeforeTool event, or None to allow it."""
-    if event.get("hook_event_name") != "BeforeTool":
+    call = hookhost_guest.tool_call(event)
+    if call is None or event.get("hook_event_name") != "BeforeTool":
         return None
-    tool = event.get("tool_name", "")
-    tool_input = event.get("tool_input") or {}
-    if tool == "run_shell_command":
-        command = tool_input.get("command", "")
+    tool = call.name
+    command = call.shell_command()
+    if command is not None:
         if "sudo" in command.split():
             return f"python-policy: {tool} may not use sudo"
+        why = hookhost_guest.download_into_shell(command)
+        if why:
+            return f"python-policy: {why}"
     prefixes = [p.rstrip("/") for p in os.environ.get("DENY_PREFIXES", DEFAULT_DENY).split(":") if p]
-    for text in strings(tool_input):
+    for text in call.strings():
         for prefix in prefixes:
             if text == prefix or text.startswith(prefix + "/"):
                 return f"python-policy: {tool} may not touch {prefix}/ ({text})"

@@ -5,5 +5,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 wit="$here/../../wit"
 cd "$here"
-componentize-py -d "$wit" -w hookhost:plugin/hook componentize app -o policy.wasm
+# -p: the app, and the guest helpers (hookhost_guest.py) from the repository's SDK.
+componentize-py -d "$wit" -w hookhost:plugin/hook componentize app \
+  -p . -p "$here/../../guest-sdk/python" -o policy.wasm
 echo "built $here/policy.wasm"

@@ -59,8 +59,10 @@ pub struct ListedHook {
     pub location: String,
     /// How it stands among the event's duplicates.
     pub standing: Standing,
-    /// Names in a Claude matcher that are no Claude Code tool hookhost knows.
-    pub unknown_matcher_names: Vec<String>,
+    /// Warnings for matcher names its agent never sends: the other dialect's
+    /// name for a tool, or no tool hookhost knows
+    /// ([`crate::Dialect::matcher_name_warnings`]).
+    pub matcher_warnings: Vec<String>,
     /// Its `description`.
     pub description: Option<String>,
     /// Its `if` rule.
@@ -169,9 +171,9 @@ fn listed(event: HookEvent, hooks: &EventHooks<RunnableHook>) -> Vec<ListedHook>
                 source: entry.source.label.clone(),
                 location: entry.location.clone(),
                 standing,
-                unknown_matcher_names: entry
+                matcher_warnings: entry
                     .dialect
-                    .unknown_matcher_names(event, entry.matcher.as_str()),
+                    .matcher_name_warnings(event, entry.matcher.as_str()),
                 description: entry.spec.description.clone(),
                 condition: entry.spec.condition.as_ref().map(ToString::to_string),
                 background: match entry.spec.execution {
@@ -298,12 +300,8 @@ impl fmt::Display for ListedHook {
             )?,
             Standing::First => {}
         }
-        for name in &self.unknown_matcher_names {
-            writeln!(
-                f,
-                "        warning: matcher names {name:?}, which is no Claude Code tool \
-                 hookhost knows (known: Write, Edit, MultiEdit, Bash, …; see README)"
-            )?;
+        for warning in &self.matcher_warnings {
+            writeln!(f, "        warning: {warning}")?;
         }
         if let Some(description) = &self.description {
             writeln!(f, "        {description}")?;

@@ -112,10 +112,10 @@ pub(super) enum Command {
         #[arg(long)]
         force: bool,
     },
-    /// Scaffold a plugin project (Rust, Python or JavaScript) that builds, passes
+    /// Scaffold a plugin project (Rust, Python, JavaScript, Go or C) that builds, passes
     /// its own test, and comes with settings and replay cases.
     New {
-        /// The language: rust, python or js.
+        /// The language: rust, python, js, go or c.
         #[arg(long = "lang", value_name = "LANG", default_value = "rust")]
         language: String,
         /// The hook's name (default: the directory's name).

@@ -111,26 +111,57 @@ impl Dialect {
         })
     }
 
-    /// Plain tool names in a tool event's matcher (`Write|MultiEdit`,
-    /// `Write,Bash`) that are no tool of this dialect: probably a typo, or a tool
-    /// hookhost does not translate. Patterns (anything but letters, digits and `_`)
-    /// and other events' matchers are not judged.
-    pub fn unknown_matcher_names(self, event: HookEvent, matcher: &str) -> Vec<String> {
-        if self != Dialect::Claude || !event.has_tool_name() {
+    /// Warnings for plain tool names in a tool event's matcher (`Write|MultiEdit`,
+    /// `Write,Bash`) that this dialect's agents never send: the other dialect's
+    /// name for a tool (`run_shell_command` in a Claude file, `Bash` in an LLxprt
+    /// or Gemini file: the group never runs for that tool, and the warning names
+    /// the right one), or, in a Claude file, no tool hookhost knows (a typo, or a
+    /// tool hookhost does not translate). Patterns (anything but letters, digits
+    /// and `_`) and other events' matchers are not judged.
+    pub fn matcher_name_warnings(self, event: HookEvent, matcher: &str) -> Vec<String> {
+        if !event.has_tool_name() {
             return Vec::new();
         }
-        matcher
-            .split(['|', ','])
-            .map(str::trim)
-            .filter(|name| {
-                !name.is_empty()
-                    && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-                    && !name.starts_with("mcp__")
-                    && !CLAUDE_SAME_NAME.contains(name)
-                    && !TOOL_NAMES.iter().any(|(_, c)| c == name)
-            })
-            .map(str::to_owned)
-            .collect()
+        let plain = |name: &&str| {
+            !name.is_empty()
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && !name.starts_with("mcp__")
+        };
+        match self {
+            Dialect::Claude => matcher
+                .split(['|', ','])
+                .map(str::trim)
+                .filter(plain)
+                .filter(|name| {
+                    !CLAUDE_SAME_NAME.contains(name) && !TOOL_NAMES.iter().any(|(_, c)| c == name)
+                })
+                .map(|name| match TOOL_NAMES.iter().find(|(l, _)| *l == name) {
+                    Some((_, claude)) => format!(
+                        "matcher names {name:?}, LLxprt's and Gemini CLI's name for Claude                          Code's {claude:?}: Claude Code sends {claude:?}, so this never                          selects it; write {claude:?}"
+                    ),
+                    None => format!(
+                        "matcher names {name:?}, which is no Claude Code tool hookhost knows                          (known: Write, Edit, MultiEdit, Bash, …; see README)"
+                    ),
+                })
+                .collect(),
+            // LLxprt matchers are regular expressions: only a whole matcher of
+            // plain names is judged, and only names that are Claude's exactly.
+            Dialect::Llxprt if matcher.split('|').all(|n| plain(&n.trim())) => matcher
+                .split('|')
+                .map(str::trim)
+                .filter_map(|name| {
+                    let (llxprt, _) = TOOL_NAMES.iter().find(|(l, c)| *c == name && l != c)?;
+                    // A literal selects every name containing it (seeds/001 §6.2).
+                    let sent = TOOL_NAMES.iter().any(|(l, _)| l.contains(name));
+                    (!sent).then(|| {
+                        format!(
+                            "matcher names {name:?}, Claude Code's name for {llxprt:?}: LLxprt                              Code and Gemini CLI send {llxprt:?}, so this never selects it;                              write {llxprt:?}"
+                        )
+                    })
+                })
+                .collect(),
+            Dialect::Llxprt => Vec::new(),
+        }
     }
 }
 
@@ -138,6 +169,46 @@ impl Dialect {
 mod tests {
     use super::*;
     use crate::dialect::parse_event;
+
+    /// Issue 28: a matcher in the other dialect's names never selects anything
+    /// its agent sends; `check` says so and names the right one.
+    #[test]
+    fn matchers_in_the_other_dialects_names_are_warned_about() {
+        let claude =
+            Dialect::Claude.matcher_name_warnings(HookEvent::BeforeTool, "run_shell_command|Bash");
+        assert_eq!(claude.len(), 1, "{claude:?}");
+        assert!(claude[0].contains("write \"Bash\""), "{claude:?}");
+        let typo = Dialect::Claude.matcher_name_warnings(HookEvent::BeforeTool, "Bsh");
+        assert!(typo[0].contains("no Claude Code tool"), "{typo:?}");
+
+        let llxprt =
+            Dialect::Llxprt.matcher_name_warnings(HookEvent::BeforeTool, "Bash|write_file|Write");
+        assert_eq!(llxprt.len(), 2, "{llxprt:?}");
+        assert!(
+            llxprt[0].contains("write \"run_shell_command\""),
+            "{llxprt:?}"
+        );
+        assert!(llxprt[1].contains("write \"write_file\""), "{llxprt:?}");
+        // Regular expressions, LLxprt's own names and tool-less events are not judged.
+        for (event, matcher) in [
+            (HookEvent::BeforeTool, "Bash.*"),
+            (HookEvent::BeforeTool, "run_shell_command|replace"),
+            (HookEvent::BeforeTool, "mcp__github__.*"),
+            (HookEvent::SessionStart, "Bash"),
+        ] {
+            assert!(
+                Dialect::Llxprt
+                    .matcher_name_warnings(event, matcher)
+                    .is_empty(),
+                "{matcher}"
+            );
+        }
+        assert!(
+            Dialect::Claude
+                .matcher_name_warnings(HookEvent::BeforeTool, "Bash|mcp__x")
+                .is_empty()
+        );
+    }
 
     #[test]
     fn claude_names_map_to_events_and_back() {

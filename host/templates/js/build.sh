@@ -13,4 +13,9 @@ node_modules/.bin/componentize-js index.js \
   --wit wit --world-name hookhost:plugin/hook \
   --disable http fetch-event \
   -o policy.wasm
+# Compile the module into hookhost's cache now, so that the first call from an
+# agent does not pay for it (hookhost check compiles every plugin it lists).
+if command -v hookhost >/dev/null 2>&1; then
+  hookhost check --settings settings.json --project-dir . >/dev/null && echo "precompiled policy.wasm (hookhost check)"
+fi
 echo "built $(pwd)/policy.wasm"

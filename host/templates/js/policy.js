@@ -3,39 +3,30 @@
 //
 // It blocks BeforeTool calls that touch protected system directories (any
 // string in tool_input under a prefix of `deny`, colon-separated, default
-// /etc:/usr:/bin:/boot) and shell commands that use `sudo`.
+// /etc:/usr:/bin:/boot), shell commands that use `sudo`, and shell commands
+// that run a download as code (`curl … | sh`: hookhost-guest.js's parser).
+
+import { downloadIntoShell, toolCall } from './hookhost-guest.js';
 
 export const TAG = '{{name}}';
 export const DEFAULT_DENY = '/etc:/usr:/bin:/boot';
 
-/** Every string inside a JSON value, depth first. */
-function* strings(value) {
-  if (typeof value === 'string') {
-    yield value;
-  } else if (Array.isArray(value)) {
-    for (const item of value) yield* strings(item);
-  } else if (value !== null && typeof value === 'object') {
-    for (const item of Object.values(value)) yield* strings(item);
-  }
-}
-
 /** The block reason for an event, or null to allow it. */
 export function decide(event, deny = DEFAULT_DENY) {
-  if (event === null || typeof event !== 'object' || event.hook_event_name !== 'BeforeTool') {
-    return null;
-  }
-  const tool = typeof event.tool_name === 'string' ? event.tool_name : '';
-  const toolInput = event.tool_input || {};
-  if (tool === 'run_shell_command' && typeof toolInput.command === 'string') {
-    if (toolInput.command.split(/\s+/).includes('sudo')) {
-      return `${TAG}: ${tool} may not use sudo`;
-    }
+  const call = toolCall(event);
+  if (call === null || event.hook_event_name !== 'BeforeTool') return null;
+  // shellCommand() reads run_shell_command (LLxprt, Gemini CLI) and Bash (Claude Code).
+  const command = call.shellCommand();
+  if (command !== null) {
+    if (command.split(/\s+/).includes('sudo')) return `${TAG}: ${call.name} may not use sudo`;
+    const why = downloadIntoShell(command);
+    if (why) return `${TAG}: ${why}`;
   }
   const prefixes = deny.split(':').filter((p) => p !== '').map((p) => p.replace(/\/+$/, ''));
-  for (const text of strings(toolInput)) {
+  for (const text of call.strings()) {
     for (const prefix of prefixes) {
       if (text === prefix || text.startsWith(prefix + '/')) {
-        return `${TAG}: ${tool} may not touch ${prefix}/ (${text})`;
+        return `${TAG}: ${call.name} may not touch ${prefix}/ (${text})`;
       }
     }
   }

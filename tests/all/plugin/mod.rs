@@ -12,6 +12,7 @@
 
 mod files;
 mod limits;
+mod one_policy;
 mod sandbox;
 mod semantics;
 

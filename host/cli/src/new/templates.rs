@@ -1,11 +1,13 @@
 //! The files of each `hookhost new` scaffold: templates under `host/templates/`,
 //! embedded in the binary.
 
-/// One file of a scaffold: where it goes, its template, whether it is a script.
+/// One file of a scaffold: where it goes, its template, whether it is a script,
+/// whether it is copied as it is (an SDK's source) rather than rendered.
 pub(super) struct Template {
     pub(super) path: &'static str,
     pub(super) text: &'static str,
     pub(super) executable: bool,
+    pub(super) verbatim: bool,
 }
 
 const fn file(path: &'static str, text: &'static str) -> Template {
@@ -13,6 +15,7 @@ const fn file(path: &'static str, text: &'static str) -> Template {
         path,
         text,
         executable: false,
+        verbatim: false,
     }
 }
 
@@ -21,6 +24,17 @@ const fn script(path: &'static str, text: &'static str) -> Template {
         path,
         text,
         executable: true,
+        verbatim: false,
+    }
+}
+
+/// A file of an SDK, copied byte for byte.
+const fn sdk(path: &'static str, text: &'static str) -> Template {
+    Template {
+        path,
+        text,
+        executable: false,
+        verbatim: true,
     }
 }
 
@@ -56,35 +70,35 @@ pub(super) const GUEST_SDK: &[Template] = &[
         "hookhost-guest/Cargo.toml",
         include_str!("../../../templates/rust/guest-sdk-Cargo.toml"),
     ),
-    file(
+    sdk(
         "hookhost-guest/src/lib.rs",
         include_str!("../../../../guest-sdk/src/lib.rs"),
     ),
-    file(
+    sdk(
         "hookhost-guest/src/exit.rs",
         include_str!("../../../../guest-sdk/src/exit.rs"),
     ),
-    file(
+    sdk(
         "hookhost-guest/src/input.rs",
         include_str!("../../../../guest-sdk/src/input.rs"),
     ),
-    file(
+    sdk(
         "hookhost-guest/src/llm.rs",
         include_str!("../../../../guest-sdk/src/llm.rs"),
     ),
-    file(
+    sdk(
         "hookhost-guest/src/output.rs",
         include_str!("../../../../guest-sdk/src/output.rs"),
     ),
-    file(
+    sdk(
         "hookhost-guest/src/secrets.rs",
         include_str!("../../../../guest-sdk/src/secrets.rs"),
     ),
-    file(
+    sdk(
         "hookhost-guest/src/shell.rs",
         include_str!("../../../../guest-sdk/src/shell.rs"),
     ),
-    file(
+    sdk(
         "hookhost-guest/src/tests.rs",
         include_str!("../../../../guest-sdk/src/tests.rs"),
     ),
@@ -92,34 +106,41 @@ pub(super) const GUEST_SDK: &[Template] = &[
 
 /// The plugin world, for toolchains that read WIT (componentize-py, ComponentizeJS).
 pub(super) const WIT: &[Template] = &[
-    file("wit/hook.wit", include_str!("../../../../wit/hook.wit")),
-    file(
+    sdk("wit/hook.wit", include_str!("../../../../wit/hook.wit")),
+    sdk(
         "wit/deps/cli/cli.wit",
         include_str!("../../../../wit/deps/cli/cli.wit"),
     ),
-    file(
+    sdk(
         "wit/deps/clocks/clocks.wit",
         include_str!("../../../../wit/deps/clocks/clocks.wit"),
     ),
-    file(
+    sdk(
         "wit/deps/filesystem/filesystem.wit",
         include_str!("../../../../wit/deps/filesystem/filesystem.wit"),
     ),
-    file(
+    sdk(
         "wit/deps/io/io.wit",
         include_str!("../../../../wit/deps/io/io.wit"),
     ),
-    file(
+    sdk(
         "wit/deps/random/random.wit",
         include_str!("../../../../wit/deps/random/random.wit"),
     ),
-    file(
+    sdk(
         "wit/deps/sockets/sockets.wit",
         include_str!("../../../../wit/deps/sockets/sockets.wit"),
     ),
 ];
 
+/// The case of the scaffolds whose SDK parses shell commands (Rust, Python, JS).
+const DOWNLOAD_CASE: Template = file(
+    "cases/05-download-into-shell.json",
+    include_str!("../../../templates/shell-cases/05-download-into-shell.json"),
+);
+
 pub(super) const RUST: &[Template] = &[
+    DOWNLOAD_CASE,
     file(
         "Cargo.toml",
         include_str!("../../../templates/rust/Cargo.toml"),
@@ -139,6 +160,11 @@ pub(super) const RUST: &[Template] = &[
 ];
 
 pub(super) const PYTHON: &[Template] = &[
+    DOWNLOAD_CASE,
+    sdk(
+        "hookhost_guest.py",
+        include_str!("../../../../guest-sdk/python/hookhost_guest.py"),
+    ),
     file("app.py", include_str!("../../../templates/python/app.py")),
     file(
         "policy.py",
@@ -163,6 +189,11 @@ pub(super) const PYTHON: &[Template] = &[
 ];
 
 pub(super) const JS: &[Template] = &[
+    DOWNLOAD_CASE,
+    sdk(
+        "hookhost-guest.js",
+        include_str!("../../../../guest-sdk/js/hookhost-guest.js"),
+    ),
     file("index.js", include_str!("../../../templates/js/index.js")),
     file("policy.js", include_str!("../../../templates/js/policy.js")),
     file(
@@ -178,5 +209,49 @@ pub(super) const JS: &[Template] = &[
     file(
         ".gitignore",
         include_str!("../../../templates/js/gitignore"),
+    ),
+];
+
+pub(super) const GO: &[Template] = &[
+    file("go.mod", include_str!("../../../templates/go/go.mod")),
+    file("main.go", include_str!("../../../templates/go/main.go")),
+    file(
+        "main_test.go",
+        include_str!("../../../templates/go/main_test.go"),
+    ),
+    script("build.sh", include_str!("../../../templates/go/build.sh")),
+    file("README.md", include_str!("../../../templates/go/README.md")),
+    file(
+        ".gitignore",
+        include_str!("../../../templates/go/gitignore"),
+    ),
+    // The Go guest SDK, vendored: a module of its own that go.mod's `replace` names.
+    sdk(
+        "hookhost-guest/go.mod",
+        include_str!("../../../../guest-sdk/go/go.mod"),
+    ),
+    sdk(
+        "hookhost-guest/hookhost.go",
+        include_str!("../../../../guest-sdk/go/hookhost.go"),
+    ),
+    sdk(
+        "hookhost-guest/secrets.go",
+        include_str!("../../../../guest-sdk/go/secrets.go"),
+    ),
+];
+
+pub(super) const C: &[Template] = &[
+    file("policy.c", include_str!("../../../templates/c/policy.c")),
+    file(
+        "test_policy.c",
+        include_str!("../../../templates/c/test_policy.c"),
+    ),
+    script("build.sh", include_str!("../../../templates/c/build.sh")),
+    file("README.md", include_str!("../../../templates/c/README.md")),
+    file(".gitignore", include_str!("../../../templates/c/gitignore")),
+    // The C guest SDK: one header.
+    sdk(
+        "hookhost.h",
+        include_str!("../../../../guest-sdk/c/hookhost.h"),
     ),
 ];

@@ -1,0 +1,3 @@
+module hookhost/guest
+
+go 1.21
