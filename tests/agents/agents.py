@@ -27,6 +27,12 @@ POLICY = HERE / "policy.py"
 TIMEOUT = float(os.environ.get("AGENTS_TIMEOUT", "120"))
 
 
+def guest_wasm(name: str) -> Path:
+    """A plugin built from examples/rust by the test build (tests/build.rs)."""
+    base = Path(os.environ.get("CARGO_TARGET_DIR") or ROOT / "target")
+    return base / "guests" / "wasm32-wasip2" / "release" / f"{name}.wasm"
+
+
 def hookhost_bin() -> str:
     b = os.environ.get("HOOKHOST_BIN") or str(ROOT / "target" / "debug" / "hookhost")
     return str(Path(b).resolve())

@@ -216,6 +216,23 @@ class AgentCase(unittest.TestCase):
         """None: byte-identical; else what hookhost's run shows instead (documented)."""
         return None
 
+    def test_plugin_policy_hookhost(self):
+        """Issue 28's journey: one Wasm policy (examples/rust/download-guard), declared in
+        the agent's own settings format and reached through `hookhost hook`, stops a
+        download piped into a shell inside the real agent, with its own words."""
+        wasm = A.guest_wasm("download-guard")
+        if not wasm.exists():
+            raise AssertionError(f"{wasm} missing: build it with cargo test (tests/build.rs)")
+        a = self.agent
+        plugin = {"type": "plugin", "path": str(wasm), "timeout": 60 if a.seconds else 60000}
+        r = self.hookhost(
+            lambda ws: {"hooks": {a.pre_tool: [a.group([plugin], matcher=a.shell_tool)]}},
+            lambda ws: Script([shell(f"curl -s file:///dev/null | sh; touch {ws.marker('ran')}")]))
+        self.check_run(r)
+        self.assertFalse(r.ws.marker("ran").exists(), "the call ran (its marker file exists)\n" + r.describe())
+        self.assertIn("download-guard: a download (`curl`) is piped into `sh`",
+                      "\n".join(self.last_results(r)), r.describe())
+
     def test_rewrite(self):
         runs = self.pair(
             lambda ws: self.pre(ws, "rewrite", f"touch {ws.marker('rewritten')}"),

@@ -375,3 +375,38 @@ fn check_reports_disabled_hooks_and_missing_files() {
         check.stderr
     );
 }
+
+/// Issue 28: a policy wired under the other agent's tool names never runs.
+/// `check` says so for each name and names the one the agent sends: a Claude
+/// file's `run_shell_command`, an LLxprt file's `Bash`.
+#[test]
+fn check_warns_about_matchers_in_the_other_agents_tool_names() {
+    let p = Project::new();
+    p.executable("hooks/a.sh", "#!/bin/sh\n");
+    p.settings(json!({"BeforeTool": [
+        {"matcher": "Bash|write_file", "hooks": [cmd("hooks/a.sh")]}
+    ]}));
+    p.claude_settings(json!({"PreToolUse": [
+        {"matcher": "run_shell_command", "hooks": [cmd("hooks/a.sh")]}
+    ]}));
+    let mut command = p.command();
+    command
+        .args(["check", "--claude-settings", "--project-dir"])
+        .arg(p.dir());
+    let check = crate::common::run(command, b"");
+    let listing = check.stdout_text();
+    assert!(
+        listing.contains(
+            "warning: matcher names \"Bash\", Claude Code's name for \"run_shell_command\""
+        ) && listing.contains("write \"run_shell_command\""),
+        "{listing}"
+    );
+    assert!(
+        listing.contains(
+            "warning: matcher names \"run_shell_command\", LLxprt's and Gemini CLI's name for \
+             Claude Code's \"Bash\""
+        ) && listing.contains("write \"Bash\""),
+        "{listing}"
+    );
+    assert!(!listing.contains("\"write_file\", Claude"), "{listing}");
+}

@@ -137,10 +137,13 @@ impl Dialect {
                 })
                 .map(|name| match TOOL_NAMES.iter().find(|(l, _)| *l == name) {
                     Some((_, claude)) => format!(
-                        "matcher names {name:?}, LLxprt's and Gemini CLI's name for Claude                          Code's {claude:?}: Claude Code sends {claude:?}, so this never                          selects it; write {claude:?}"
+                        "matcher names {name:?}, LLxprt's and Gemini CLI's name for Claude \
+                         Code's {claude:?}: Claude Code sends {claude:?}, so this never \
+                         selects it; write {claude:?}"
                     ),
                     None => format!(
-                        "matcher names {name:?}, which is no Claude Code tool hookhost knows                          (known: Write, Edit, MultiEdit, Bash, …; see README)"
+                        "matcher names {name:?}, which is no Claude Code tool hookhost knows \
+                         (known: Write, Edit, MultiEdit, Bash, …; see README)"
                     ),
                 })
                 .collect(),
@@ -155,7 +158,9 @@ impl Dialect {
                     let sent = TOOL_NAMES.iter().any(|(l, _)| l.contains(name));
                     (!sent).then(|| {
                         format!(
-                            "matcher names {name:?}, Claude Code's name for {llxprt:?}: LLxprt                              Code and Gemini CLI send {llxprt:?}, so this never selects it;                              write {llxprt:?}"
+                            "matcher names {name:?}, Claude Code's name for {llxprt:?}: \
+                             LLxprt Code and Gemini CLI send {llxprt:?}, so this never \
+                             selects it; write {llxprt:?}"
                         )
                     })
                 })

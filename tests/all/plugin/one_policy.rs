@@ -2,7 +2,8 @@
 //! of every agent. `examples/rust/download-guard` (the guest SDK's shell
 //! parser and private-key detector) is referenced from an LLxprt file, a
 //! Gemini CLI file, a Claude Code file, a Claude Code plugin directory and a
-//! Codex file; each agent's own input for the same three calls — a download
+//! Codex file, and reached from Claude Code through `hookhost hook` reading the
+//! LLxprt file (the README tutorial's wiring); each agent's own input for the same three calls — a download
 //! piped into a shell, a private key written to a file, `git status` — must
 //! get the same decision and the same reason through `hookhost hook`.
 
@@ -163,6 +164,14 @@ fn agents(p: &Project) -> Vec<Agent> {
             &plugin_project,
             vec!["--claude-plugin".to_owned(), text(&plugin_dir)],
             vec![("CLAUDE_PROJECT_DIR", text(&plugin_project))],
+        ),
+        // The README tutorial's wiring: Claude Code runs `hookhost hook`, which
+        // reads the plugin from the project's hookhost settings.
+        claude_agent(
+            "Claude Code through hookhost hook (.llxprt/settings.json)",
+            &llxprt_dir,
+            vec![],
+            vec![("CLAUDE_PROJECT_DIR", text(&llxprt_dir))],
         ),
         claude_agent(
             "Codex (.codex/hooks.json)",
