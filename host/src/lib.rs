@@ -77,7 +77,7 @@ pub use listing::{HookListing, ListedEvent, ListedHook, ListedKind};
 pub use output::{Decision, FieldWarning, HookOutput};
 pub use planner::{Matcher, Standing};
 pub use plugins::EngineOptions;
-pub use result::{AggregatedHookResult, BackgroundHook, HookExecutionResult};
+pub use result::{AggregatedHookResult, BackgroundHook, HookExecutionResult, PluginIdentity};
 #[cfg(feature = "plugins")]
 pub use runner::wasm::{
     WasmKind,

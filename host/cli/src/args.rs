@@ -159,6 +159,13 @@ pub(super) enum Command {
         #[command(flatten)]
         registry: super::registry::RegistryArgs,
     },
+    /// Summarise an audit trace (HOOKHOST_TRACE or tools.trace): per hook, runs,
+    /// blocks, would-blocks (monitor mode), failures and p50/p95 time — the review
+    /// before a monitored policy is enforced.
+    Trace {
+        /// The trace file (default: $HOOKHOST_TRACE).
+        file: Option<PathBuf>,
+    },
     /// Plugin tools.
     Plugin {
         #[command(subcommand)]

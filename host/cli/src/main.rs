@@ -12,6 +12,7 @@ mod new;
 mod registry;
 mod replay;
 mod serve;
+mod trace_report;
 mod trust;
 
 use std::process::ExitCode;
@@ -100,6 +101,7 @@ fn run(command: Command) -> Outcome {
         }
         Command::Test { dir, settings } => replay::run(&dir, &settings),
         Command::Check { settings } => check::run(&settings),
+        Command::Trace { file } => trace_report::run(file.as_deref()),
         Command::Serve {
             settings,
             socket,

@@ -90,6 +90,9 @@ pub struct LoadedSettings {
     /// `tools.hookModel` of the highest-priority file of the user's own that sets
     /// it: the endpoint prompt hooks ask.
     pub hook_model: Option<HookModel>,
+    /// `tools.trace` of the highest-priority file of the user's own that sets it
+    /// (HOOKHOST_TRACE, read by the builder, takes precedence).
+    pub trace: Option<String>,
 }
 
 impl LoadedSettings {
@@ -189,8 +192,9 @@ fn serve_limits(source: &SettingsSource, limits: ServeLimits, loaded: &mut Loade
     current.max_processes = current.max_processes.or(limits.max_processes);
 }
 
-/// Takes `tools.allowedHttpHookUrls` (merged) and `tools.hookModel` (the first
-/// found, files being read highest priority first) from a file of the user's own.
+/// Takes `tools.allowedHttpHookUrls` (merged), `tools.hookModel` and
+/// `tools.trace` (the first found, files being read highest priority first) from a
+/// file of the user's own.
 /// A repository's are ignored with a warning: its allow-list would widen the
 /// user's, and its endpoint would receive every prompt hook's input, with the
 /// user's API key.
@@ -201,10 +205,12 @@ fn remote_hook_settings(
 ) {
     let urls = parsed.allowed_http_hook_urls.take();
     let model = parsed.hook_model.take();
+    let trace = parsed.trace.take();
     if source.is_repository_scope() {
         for (set, key) in [
             (urls.is_some(), "tools.allowedHttpHookUrls"),
             (model.is_some(), "tools.hookModel"),
+            (trace.is_some(), "tools.trace"),
         ] {
             if set {
                 loaded.diagnostics.push(Diagnostic::warning(format!(
@@ -223,5 +229,8 @@ fn remote_hook_settings(
     }
     if loaded.hook_model.is_none() {
         loaded.hook_model = model;
+    }
+    if loaded.trace.is_none() {
+        loaded.trace = trace;
     }
 }

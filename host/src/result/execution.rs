@@ -42,6 +42,18 @@ pub struct HookExecutionResult {
     pub warnings: Vec<String>,
     /// Its `statusMessage`: what the agent shows while it runs.
     pub status_message: Option<String>,
+    /// For a plugin hook: which module ran (for a rollout's review: the trace,
+    /// `--explain`, OpenTelemetry).
+    pub plugin: Option<PluginIdentity>,
+}
+
+/// Which Wasm module a plugin hook ran.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PluginIdentity {
+    /// The module file's SHA-256, `sha256:<hex>`.
+    pub digest: String,
+    /// The `oci://` reference it was installed from, for a `source` hook.
+    pub reference: Option<String>,
 }
 
 impl HookExecutionResult {

@@ -9,7 +9,7 @@ use serde_json::Value;
 mod execution;
 mod explain;
 
-pub use execution::HookExecutionResult;
+pub use execution::{HookExecutionResult, PluginIdentity};
 
 use crate::output::HookOutput;
 
@@ -228,6 +228,12 @@ impl Serialize for ExecutionSummary<'_> {
         if e.monitor {
             map.serialize_entry("mode", "monitor")?;
             map.serialize_entry("wouldBlock", &e.is_block())?;
+        }
+        if let Some(plugin) = &e.plugin {
+            map.serialize_entry("pluginDigest", &plugin.digest)?;
+            if let Some(reference) = &plugin.reference {
+                map.serialize_entry("pluginSource", reference)?;
+            }
         }
         map.end()
     }

@@ -73,5 +73,6 @@ pub fn apply_policy(hook: &RunnableHook, interpreted: Interpreted) -> HookExecut
         error,
         warnings: interpreted.warnings,
         status_message: spec.status_message.clone(),
+        plugin: hook.plugin_identity(),
     }
 }

@@ -100,6 +100,22 @@ impl RunnableHook {
         self.settle(raw)
     }
 
+    /// Which module a plugin hook runs; `None` for other hooks (and a plugin that
+    /// could not be loaded).
+    pub fn plugin_identity(&self) -> Option<crate::result::PluginIdentity> {
+        let Runner::Plugin(plugin) = &self.runner else {
+            return None;
+        };
+        let reference = match &self.entry.spec.kind {
+            HookKind::Plugin(config) => config.source.as_ref().map(|s| s.reference.clone()),
+            _ => None,
+        };
+        Some(crate::result::PluginIdentity {
+            digest: plugin.digest(),
+            reference,
+        })
+    }
+
     /// Interprets an outcome of this hook and applies its settings.
     pub fn settle(&self, raw: RawOutcome) -> HookExecutionResult {
         let plugin = matches!(self.entry.spec.kind, HookKind::Plugin(_));

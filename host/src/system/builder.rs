@@ -251,6 +251,7 @@ impl HookSystemBuilder {
             }
         }
         let session_id = self.session_id.unwrap_or_else(generate_session_id);
+        let ctx_project_dir = project_dir.clone();
         let mut ctx = RunContext::new(project_dir, self.output_cap);
         ctx.hook_model = settings.hook_model;
         ctx.scrub_env = settings.scrub_env;
@@ -278,7 +279,13 @@ impl HookSystemBuilder {
             sources: settings.sources,
             watched,
             untrusted: gate.untrusted,
-            trace: self.trace,
+            // HOOKHOST_TRACE (or the embedder's choice) first, then tools.trace.
+            trace: self.trace.or_else(|| {
+                settings
+                    .trace
+                    .as_deref()
+                    .map(|text| TraceSink::from_setting(text, &ctx_project_dir))
+            }),
             notices_id: super::background::new_system_id(),
             functions,
             session_hooks: Default::default(),

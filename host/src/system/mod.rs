@@ -429,7 +429,7 @@ impl HookSystem {
         }
         result.total_duration = start.elapsed();
         if let Some(trace) = &self.trace {
-            trace.record(event, &self.session_id, &result);
+            trace.record(event, &input, &result);
         }
         result
     }

@@ -106,6 +106,8 @@ pub struct ParsedSettings {
     pub allowed_http_hook_urls: Option<Vec<String>>,
     /// `tools.hookModel`, when the file sets a usable one.
     pub hook_model: Option<HookModel>,
+    /// `tools.trace`, as written.
+    pub trace: Option<String>,
 }
 
 /// The limits of `hookhost serve` a settings file may set (`"serve": {"maxInFlight":

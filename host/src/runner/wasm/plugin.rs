@@ -42,6 +42,11 @@ impl std::fmt::Debug for Plugin {
 }
 
 impl Plugin {
+    /// The module file's SHA-256, `sha256:<hex>`.
+    pub fn digest(&self) -> String {
+        format!("sha256:{}", hex::encode(self.compiled.digest))
+    }
+
     /// The plugin described by `config`, running `compiled` (the file at
     /// `config.path`, loaded once for every hook that names it).
     pub fn new(compiled: Arc<Compiled>, config: &PluginConfig) -> Result<Plugin, HookFailure> {

@@ -57,6 +57,7 @@ pub(super) fn read(
         verify_plugins,
         allowed_http_hook_urls,
         hook_model,
+        trace,
     } = tools;
 
     let claude = report.source.format.is_claude_like();
@@ -88,6 +89,11 @@ pub(super) fn read(
         .flatten()
         .flatten();
     parsed.hook_model = self::hook_model(report, hook_model);
+    parsed.trace = report
+        .take("tools.trace", trace, "a file path or \"-\" (stderr)")
+        .ok()
+        .flatten()
+        .filter(|path| !path.trim().is_empty());
     let from_tools = match tools_wrong {
         Some(value) => Err(value),
         None => Ok(enable_hooks),

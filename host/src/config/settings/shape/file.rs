@@ -77,6 +77,12 @@ pub(crate) struct Tools {
     /// ANTHROPIC_BASE_URL / ANTHROPIC_API_KEY, else OPENAI_BASE_URL / OPENAI_API_KEY
     /// from the environment.
     pub(crate) hook_model: Section<HookModelSettings>,
+    /// The audit trace (as HOOKHOST_TRACE, which takes precedence): a file that
+    /// one JSON line per hook run is appended to (~ and $VAR expanded), or "-"
+    /// for stderr. Honoured in user, system and explicit settings; a
+    /// repository's is ignored (it would choose which of your files is appended to).
+    #[schemars(regex(pattern = r"\S"))]
+    pub(crate) trace: Field<String>,
 }
 
 /// `tools.hookModel`: the endpoint of prompt hooks.
