@@ -57,6 +57,7 @@ mod chain;
 mod env_file;
 mod event;
 mod listing;
+mod observer;
 mod planner;
 mod plugins;
 // Only the compile cache, the known-files record and the module store (all behind
@@ -74,6 +75,7 @@ pub use config::{
 };
 pub use event::{EVENT_COUNT, HookEvent, UnknownEvent};
 pub use listing::{HookListing, ListedEvent, ListedHook, ListedKind};
+pub use observer::FireObserver;
 pub use output::{Decision, FieldWarning, HookOutput};
 pub use planner::{Matcher, Standing};
 pub use plugins::EngineOptions;

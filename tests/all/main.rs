@@ -40,4 +40,5 @@ mod serve;
 mod serve_http;
 mod settings;
 mod soak;
+mod telemetry;
 mod trust;

@@ -265,6 +265,10 @@ impl SettingsArgs {
         if self.require_trust {
             builder = builder.require_trust(true);
         }
+        #[cfg(feature = "otel")]
+        if let Some(observer) = crate::telemetry::observer() {
+            builder = builder.observer(observer);
+        }
         if self.files.is_empty() {
             builder
         } else {

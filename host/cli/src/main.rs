@@ -12,6 +12,8 @@ mod new;
 mod registry;
 mod replay;
 mod serve;
+#[cfg(feature = "otel")]
+mod telemetry;
 mod trace_report;
 mod trust;
 
@@ -44,11 +46,21 @@ fn main() -> ExitCode {
             };
         }
     };
+    // A server may take its time to hand its last spans over; a one-shot
+    // process must not (telemetry::FLUSH_AT_EXIT).
+    #[cfg(feature = "otel")]
+    let flush = if matches!(cli.command, Command::Serve { .. }) {
+        std::time::Duration::from_secs(2)
+    } else {
+        telemetry::flush_at_exit()
+    };
     let code = run(cli.command).unwrap_or_else(|failure| {
         eprintln!("{}: {}", failure.command, failure.message);
         ExitCode::from(1)
     });
     finish_background();
+    #[cfg(feature = "otel")]
+    telemetry::flush(flush);
     code
 }
 

@@ -11,6 +11,7 @@ use crate::config::{
     SettingsSource,
 };
 use crate::event::{EVENT_COUNT, HookEvent};
+use crate::observer::FireObserver;
 use crate::planner::{EventHooks, Registration};
 use crate::plugins::{self, EngineOptions};
 use crate::runner::{DEFAULT_OUTPUT_CAP, HookFailure, RunContext, RunnableHook, Runner};
@@ -30,6 +31,7 @@ pub struct HookSystemBuilder {
     require_trust: Option<bool>,
     sticky_blocks: Option<bool>,
     trace: Option<TraceSink>,
+    observer: Option<Arc<dyn FireObserver>>,
     engine: EngineOptions,
     only_event: Option<HookEvent>,
     functions: Vec<super::functions::Registered>,
@@ -50,6 +52,7 @@ impl HookSystemBuilder {
             require_trust: None,
             sticky_blocks: None,
             trace: TraceSink::from_env(),
+            observer: None,
             engine: EngineOptions::default(),
             only_event: None,
             functions: Vec::new(),
@@ -159,6 +162,13 @@ impl HookSystemBuilder {
     /// Where to write the audit trace (default: `HOOKHOST_TRACE`, else none).
     pub fn trace(mut self, sink: Option<TraceSink>) -> Self {
         self.trace = sink;
+        self
+    }
+
+    /// Tells `observer` about every fire that ran hooks (`hookhost` exports
+    /// OpenTelemetry spans this way).
+    pub fn observer(mut self, observer: Arc<dyn FireObserver>) -> Self {
+        self.observer = Some(observer);
         self
     }
 
@@ -286,6 +296,7 @@ impl HookSystemBuilder {
                     .as_deref()
                     .map(|text| TraceSink::from_setting(text, &ctx_project_dir))
             }),
+            observer: self.observer,
             notices_id: super::background::new_system_id(),
             functions,
             session_hooks: Default::default(),

@@ -67,6 +67,8 @@ pub struct HookSystem {
     watched: Vec<PathBuf>,
     untrusted: Vec<(TrustKey, String)>,
     trace: Option<TraceSink>,
+    /// Told about every fire that ran hooks.
+    observer: Option<Arc<dyn crate::FireObserver>>,
     /// Tags the notices of `asyncRewake` hooks this system started.
     notices_id: u64,
     /// Function hooks given to the builder.
@@ -411,6 +413,7 @@ impl HookSystem {
         mut input: Map<String, Value>,
     ) -> AggregatedHookResult {
         let start = Instant::now();
+        let started_at = SystemTime::now();
         self.complete_base_fields(event, &mut input);
         let background = self.start_background(event, &mut plan, &input);
         let executions = if plan.hooks.is_empty() {
@@ -430,6 +433,9 @@ impl HookSystem {
         result.total_duration = start.elapsed();
         if let Some(trace) = &self.trace {
             trace.record(event, &input, &result);
+        }
+        if let Some(observer) = &self.observer {
+            observer.fired(event, started_at, &input, &result);
         }
         result
     }

@@ -30,7 +30,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-pub use endpoint::{Endpoint, Reply};
+pub use endpoint::{Endpoint, Reply, Request as EndpointRequest};
 pub use http::{HttpReply, HttpServer, TOKEN, post_bytes, request, signal_term, token_file};
 pub use process::{
     MaxSampler, eventually, kill_pid, process_alive, processes_with, read_pid, rss_kib, wait_gone,
