@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::Args;
 use hookhost::distribution::client::{ClientOptions, RegistryClient};
 use hookhost::distribution::fetch::{FetchMode, Fetched};
-use hookhost::distribution::lock::{LockFile, lock_path};
+use hookhost::distribution::lock::LockFile;
 use hookhost::distribution::reference::ModuleRef;
 use hookhost::distribution::store::ModuleStore;
 
@@ -73,7 +73,10 @@ pub fn sign(reference: &str, key: &Path, args: &RegistryArgs) -> Outcome {
 }
 
 /// `hookhost lock [--update]` and `hookhost install`: every `source` of the
-/// effective settings, fetched into the module store ([`hookhost::distribution::fetch`]).
+/// effective settings, fetched into the module store ([`hookhost::distribution::fetch`]),
+/// each locked in its own lock file: the project's for the project's files, the
+/// user's (`~/.llxprt/hookhost.lock`) for the user's and system's files and those
+/// outside the project. Each lock written is named; `install` writes none.
 pub fn fetch(settings: &SettingsArgs, mode: FetchMode, args: &RegistryArgs) -> Outcome {
     // Fetching a module is not running it: untrusted hooks are locked too, so that
     // `hookhost trust` can then review the locked modules.
@@ -82,30 +85,65 @@ pub fn fetch(settings: &SettingsArgs, mode: FetchMode, args: &RegistryArgs) -> O
         .enable_hooks(true)
         .require_trust(false)
         .build();
-    let path = lock_path(system.project_dir());
-    let old = LockFile::load(&path)
-        .map_err(|e| Failure::from(format_args!("{e}; delete it to lock from scratch")))?;
     let store = ModuleStore::open_default()?;
     let rt = runtime()?;
-    let references = system.source_references();
-    let report = |fetched: Fetched<'_>| match fetched {
+    let keys = system.source_keys();
+    let install = mode == FetchMode::Install;
+    let mut failed = 0;
+    for (path, references) in system.source_references_by_lock() {
+        let old = LockFile::load(&path)
+            .map_err(|e| Failure::from(format_args!("{e}; delete it to lock from scratch")))?;
+        if references.is_empty() && old.modules.is_empty() {
+            continue;
+        }
+        let report = |fetched: Fetched<'_>| report(fetched, &path, install);
+        let outcome = rt.block_on(hookhost::distribution::fetch::fetch(
+            &references,
+            &keys,
+            mode,
+            &old,
+            &store,
+            &args.options(),
+            report,
+        ));
+        failed += outcome.failed;
+        if !install {
+            outcome.lock.save(&path)?;
+            println!(
+                "wrote {} ({} locked module(s))",
+                path.display(),
+                outcome.lock.modules.len()
+            );
+        }
+    }
+    if failed > 0 {
+        eprintln!("{failed} reference(s) could not be fetched");
+        return Ok(ExitCode::from(1));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Prints how one reference of the lock at `path` came out.
+fn report(fetched: Fetched<'_>, path: &Path, install: bool) {
+    match fetched {
         Fetched::Done {
             reference,
             digest,
             size,
         } => println!(
             "{} {} ({size} bytes)",
-            if reference.digest.is_some() {
-                "pinned"
-            } else {
-                "locked"
+            match (install, reference.digest.is_some()) {
+                (true, _) => "fetched",
+                (false, true) => "pinned",
+                (false, false) => "locked",
             },
             reference.at_digest(digest),
         ),
         Fetched::Kept { reference } => eprintln!(
-            "hookhost: kept {reference} in the lock: no hook of the settings read refers to it \
+            "hookhost: kept {reference} in {}: no hook of the settings read refers to it \
              (did you mean to pass --claude-settings, --gemini-settings or --codex-settings? \
-             `hookhost lock --prune` drops it)"
+             `hookhost lock --prune` drops it)",
+            path.display()
         ),
         Fetched::NotLocked { text } => eprintln!(
             "hookhost: {text}: not in {}; run `hookhost lock` to resolve it (and review the lock)",
@@ -119,29 +157,11 @@ pub fn fetch(settings: &SettingsArgs, mode: FetchMode, args: &RegistryArgs) -> O
             error,
         } => eprintln!(
             "hookhost: {}: refused, not locked: the signature does not verify with {} ({error}); \
-             the lock keeps its old entry",
+             {} keeps its old entry",
             reference.at_digest(digest),
-            key.display()
+            key.display(),
+            path.display()
         ),
         _ => {}
-    };
-    let keys = system.source_keys();
-    let outcome = rt.block_on(hookhost::distribution::fetch::fetch(
-        &references,
-        &keys,
-        mode,
-        &old,
-        &store,
-        &args.options(),
-        report,
-    ));
-    if mode != FetchMode::Install {
-        outcome.lock.save(&path)?;
-        println!("wrote {}", path.display());
     }
-    if outcome.failed > 0 {
-        eprintln!("{} reference(s) could not be fetched", outcome.failed);
-        return Ok(ExitCode::from(1));
-    }
-    Ok(ExitCode::SUCCESS)
 }

@@ -230,6 +230,25 @@ impl SettingsSource {
         matches!(self.kind, SourceKind::Project | SourceKind::Extension(_))
     }
 
+    /// Whether this file's `source` plugins are locked in the user's lock rather
+    /// than the project's: the user's and the system's settings (Claude's and
+    /// Gemini's user files too), and explicit files, extensions and Claude plugins
+    /// that live outside `project_dir` (a team's central file, an installed
+    /// plugin). What is inside the project is locked with the project.
+    pub fn uses_user_lock(&self, project_dir: &Path) -> bool {
+        let outside = |path: &Path| {
+            let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+            !canonical(path).starts_with(canonical(project_dir))
+        };
+        match &self.kind {
+            SourceKind::User | SourceKind::System => true,
+            SourceKind::Project => false,
+            SourceKind::Explicit | SourceKind::Extension(_) => {
+                outside(self.plugin_root.as_deref().unwrap_or(&self.path))
+            }
+        }
+    }
+
     /// An extension's or Claude Code plugin's persistent data directory
     /// (`${pluginDataDir}`, `${CLAUDE_PLUGIN_DATA}`): Claude's own for a Claude
     /// plugin (`~/.claude/plugins/data/<id>`), else

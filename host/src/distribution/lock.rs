@@ -1,9 +1,15 @@
 //! `hookhost.lock`: the digest each tagged `source` resolved to when it was locked.
 //!
-//! It lives beside the project settings (`<project>/.llxprt/hookhost.lock`), is JSON
-//! with sorted keys (so diffs are reviewable), and is written only by `hookhost lock`.
-//! Fires read it: a tag that moved in the registry is not followed until
-//! `hookhost lock --update`. A reference with an explicit `@sha256:` needs no entry.
+//! There are two: the project's (`<project>/.llxprt/hookhost.lock`, committed with
+//! the repository) for the hooks of the project's own files, and the user's
+//! (`~/.llxprt/hookhost.lock`, beside the user settings) for the hooks of the
+//! user's and the system's settings and of files and plugins outside the project
+//! ([`crate::config::SettingsSource::uses_user_lock`]) — so that a policy
+//! distributed centrally under a tag, locked once, runs in every repository. Each
+//! is JSON with sorted keys (so diffs are reviewable), and is written only by
+//! `hookhost lock`. Fires read them: a tag that moved in the registry is not
+//! followed until `hookhost lock --update`. A reference with an explicit
+//! `@sha256:` needs no entry.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -19,6 +25,23 @@ pub const LOCK_VERSION: u32 = 1;
 /// The lock file of a project.
 pub fn lock_path(project_dir: &Path) -> PathBuf {
     project_dir.join(".llxprt").join(LOCK_FILE)
+}
+
+/// The user's lock file (`~/.llxprt/hookhost.lock`); `None` without a home
+/// directory.
+pub fn user_lock_path() -> Option<PathBuf> {
+    dirs::home_dir().map(|home| home.join(".llxprt").join(LOCK_FILE))
+}
+
+/// The lock a hook of `source` is locked in: the user's for the user's and the
+/// system's files and anything outside the project, else the project's.
+pub fn lock_path_for(source: &crate::config::SettingsSource, project_dir: &Path) -> PathBuf {
+    if source.uses_user_lock(project_dir)
+        && let Some(user) = user_lock_path()
+    {
+        return user;
+    }
+    lock_path(project_dir)
 }
 
 /// What a lock file says.

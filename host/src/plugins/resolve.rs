@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::config::{HookEntry, HookKind, ModuleSource, PluginConfig, VerifyRule};
-use crate::distribution::lock::{LockError, LockFile, lock_path};
+use crate::distribution::lock::{LockError, LockFile, lock_path_for};
 use crate::distribution::manifest::{Manifest, ManifestError};
 use crate::distribution::reference::{ModuleRef, ReferenceError, parse_digest};
 use crate::distribution::signature::{SignatureError, verify_stored};
@@ -96,14 +96,17 @@ pub enum ResolveError {
 /// be (shared by every hook that needs it).
 type Opened<T, E> = Result<T, Arc<E>>;
 
-/// Resolves every `source` plugin of `entries` against the project's lock file and
-/// the user's module store. The key of the longest matching `tools.verifyPlugins`
+/// Resolves every `source` plugin of `entries` against its lock file (the
+/// project's, or the user's for the user's own files: [`lock_path_for`]) and the
+/// user's module store. The key of the longest matching `tools.verifyPlugins`
 /// prefix is required of every hook under it, whatever `verify` the hook names
 /// (which must verify too).
 pub fn resolve_entries(entries: &mut [HookEntry], rules: &[VerifyRule], project_dir: &Path) {
-    let mut context: Option<(Opened<LockFile, LockError>, Opened<ModuleStore, StoreError>)> = None;
+    let mut locks: Vec<(PathBuf, Opened<LockFile, LockError>)> = Vec::new();
+    let mut store: Option<Opened<ModuleStore, StoreError>> = None;
     for entry in entries {
         let flags = settings_flags(&entry.source);
+        let lock_file = lock_path_for(&entry.source, project_dir);
         let HookKind::Plugin(config) = &mut entry.spec.kind else {
             continue;
         };
@@ -115,13 +118,17 @@ pub fn resolve_entries(entries: &mut [HookEntry], rules: &[VerifyRule], project_
             .filter(|rule| source.reference.starts_with(&rule.prefix))
             .max_by_key(|rule| rule.prefix.len())
             .map(|rule| rule.key.clone());
-        let (lock, store) = context.get_or_insert_with(|| {
-            (
-                LockFile::load(&lock_path(project_dir)).map_err(Arc::new),
-                ModuleStore::open_default().map_err(Arc::new),
-            )
-        });
-        resolve(config, lock.as_ref(), store.as_ref(), project_dir, &flags);
+        let at = match locks.iter().position(|(path, _)| *path == lock_file) {
+            Some(at) => at,
+            None => {
+                let lock = LockFile::load(&lock_file).map_err(Arc::new);
+                locks.push((lock_file.clone(), lock));
+                locks.len() - 1
+            }
+        };
+        let store = store.get_or_insert_with(|| ModuleStore::open_default().map_err(Arc::new));
+        let lock = (locks[at].0.as_path(), locks[at].1.as_ref());
+        resolve(config, lock, store.as_ref(), project_dir, &flags);
     }
 }
 
@@ -159,7 +166,7 @@ fn shell_word(word: &str) -> String {
 /// `source.problem`.
 pub fn resolve(
     config: &mut PluginConfig,
-    lock: Result<&LockFile, &Arc<LockError>>,
+    lock: (&Path, Result<&LockFile, &Arc<LockError>>),
     store: Result<&ModuleStore, &Arc<StoreError>>,
     project_dir: &Path,
     flags: &str,
@@ -190,7 +197,7 @@ struct Located {
 
 fn locate(
     source: &mut ModuleSource,
-    lock: Result<&LockFile, &Arc<LockError>>,
+    (lock_file, lock): (&Path, Result<&LockFile, &Arc<LockError>>),
     store: Result<&ModuleStore, &Arc<StoreError>>,
     project_dir: &Path,
     flags: &str,
@@ -208,7 +215,7 @@ fn locate(
                 .get(&reference.tagged())
                 .map(|locked| locked.digest.clone())
                 .ok_or_else(|| ResolveError::NotLocked {
-                    lock_file: lock_path(project_dir),
+                    lock_file: lock_file.to_path_buf(),
                     project_dir: project_dir.to_path_buf(),
                     flags: flags.to_owned(),
                 })?

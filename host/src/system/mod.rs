@@ -259,6 +259,38 @@ impl HookSystem {
             .collect()
     }
 
+    /// The `source` references of the plugin hooks, by the lock file each is
+    /// locked in (the project's, or the user's for the user's own files:
+    /// [`crate::distribution::lock::lock_path_for`]). The project's lock is always
+    /// a key, with no references if no project file has a `source`.
+    pub fn source_references_by_lock(
+        &self,
+    ) -> std::collections::BTreeMap<PathBuf, std::collections::BTreeSet<String>> {
+        let project_dir = &self.ctx.project_dir;
+        let mut by_lock: std::collections::BTreeMap<PathBuf, std::collections::BTreeSet<String>> =
+            Default::default();
+        by_lock
+            .entry(crate::distribution::lock::lock_path(project_dir))
+            .or_default();
+        let known = self.events.iter().flat_map(|hooks| hooks.iter());
+        let others = self.others.iter().flat_map(|(_, hooks)| hooks.iter());
+        for registered in known.chain(others) {
+            let entry = &registered.hook.entry;
+            if let crate::config::HookKind::Plugin(p) = &entry.spec.kind
+                && let Some(source) = &p.source
+            {
+                by_lock
+                    .entry(crate::distribution::lock::lock_path_for(
+                        &entry.source,
+                        project_dir,
+                    ))
+                    .or_default()
+                    .insert(source.reference.clone());
+            }
+        }
+        by_lock
+    }
+
     /// The signature keys each `source` reference must verify with (the user's
     /// required prefix key and the hook's own `verify`): what `hookhost lock` checks
     /// before it writes a digest into the lock.

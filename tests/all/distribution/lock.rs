@@ -7,8 +7,8 @@ use hookhost_tests as guests;
 use serde_json::json;
 
 use super::{
-    assert_blocked, errors, fire, hookhost, locked_digest, ok, push, settings_with, sha256_hex,
-    source_hook, store,
+    assert_blocked, errors, fire, hookhost, hookhost_command, locked_digest, ok, push,
+    settings_with, sha256_hex, source_hook, store,
 };
 use crate::common::{Project, Registry, group};
 
@@ -276,4 +276,69 @@ fn the_lock_hint_run_verbatim_fixes_it_and_a_lock_never_silently_loses_entries()
     assert_eq!(locked_digest(&p, &reference), pushed);
     ok(hookhost(&p, &["lock", "--project-dir", &dir, "--prune"]));
     assert!(!p.read(".llxprt/hookhost.lock").contains("acme/echo:hint"));
+}
+
+/// Seen (issue 29, item 2): a tagged `source` in user settings was locked into
+/// the current project's lock, and every other repository denied every call.
+/// The user's own files are locked in the user's lock: locked once, the policy
+/// runs in every project.
+#[test]
+fn a_tag_in_user_settings_is_locked_once_for_every_project() {
+    let registry = Registry::start();
+    let p = Project::new();
+    let reference = registry.reference("acme/echo:1");
+    let pushed = push(&p, guests::ECHO_POLICY, &reference);
+    p.write(
+        p.home().join(".llxprt/settings.json"),
+        json!({"tools": {"enableHooks": true},
+               "hooks": {"BeforeTool": [group(vec![source_hook(&reference)])]}})
+        .to_string(),
+    );
+    let user_lock = p.home().join(".llxprt/hookhost.lock");
+    // Not locked yet: the hint names the user's lock and the command that fills it.
+    let fired = fire(&p);
+    assert!(
+        errors(&fired).contains(&format!("not in {}", user_lock.display()))
+            && errors(&fired).contains("hookhost lock --project-dir"),
+        "{}",
+        fired.out
+    );
+
+    let dir = p.dir().to_str().unwrap().to_owned();
+    let locked = ok(hookhost(&p, &["lock", "--project-dir", &dir]));
+    assert!(
+        locked.stdout_text().contains(&format!(
+            "wrote {} (1 locked module(s))",
+            user_lock.display()
+        )),
+        "{locked:?}"
+    );
+    assert!(
+        !p.exists(".llxprt/hookhost.lock"),
+        "the project's lock is not touched"
+    );
+    let lock: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&user_lock).unwrap()).unwrap();
+    assert_eq!(lock["modules"][&reference]["digest"], pushed.as_str());
+    assert_blocked(&fire(&p));
+
+    // Another repository, never locked: the same policy runs there.
+    let other = p.outside().join("other-repo");
+    std::fs::create_dir_all(&other).unwrap();
+    let mut command = hookhost_command(&p, &["fire", "BeforeTool", "--project-dir"]);
+    command.arg(&other);
+    let fired = crate::common::run(command, super::etc_input().to_string().as_bytes());
+    assert_eq!(fired.code, 2, "{fired:?}");
+    assert!(!other.join(".llxprt/hookhost.lock").exists());
+
+    // `install` fetches and says so; it writes no lock.
+    let installed = ok(hookhost(&p, &["install", "--project-dir", &dir]));
+    assert!(
+        installed
+            .stdout_text()
+            .contains(&format!("fetched {reference}@{pushed}"))
+            && !installed.stdout_text().contains("locked")
+            && !installed.stdout_text().contains("wrote"),
+        "{installed:?}"
+    );
 }
