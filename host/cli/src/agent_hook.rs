@@ -222,6 +222,12 @@ impl Call {
             result.warnings.extend(note);
             result
         };
+        // A hook that could not load also fails when it runs, with the same cause:
+        // said once, with the load error's location (seen: the same text twice
+        // in one systemMessage, issue 29 item 6).
+        result
+            .errors
+            .retain(|run| !load_errors.iter().any(|load| repeats_cause(run, load)));
         result.errors.splice(0..0, load_errors);
         result
     }
@@ -248,6 +254,19 @@ impl Call {
         log_warnings(&result);
         reply_json(self.event, self.dialect, &self.name, result, fail_closed)
     }
+}
+
+/// Whether the run error `run` repeats the cause of the load error `load`
+/// (`<file>: hooks.EVENT[i].hooks[j]: <cause>`).
+fn repeats_cause(run: &str, load: &str) -> bool {
+    let Some(at) = load.find("].hooks[") else {
+        return false;
+    };
+    let Some(end) = load[at..].find("]: ") else {
+        return false;
+    };
+    let cause = &load[at + end + 3..];
+    cause.len() >= 12 && run.contains(cause)
 }
 
 fn log_warnings(result: &AggregatedHookResult) {

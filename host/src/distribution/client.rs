@@ -107,7 +107,7 @@ impl RegistryClient {
         };
         let bytes = std::fs::read(file)
             .map_err(|e| fail(format!("cannot read {}: {e}", file.display())))?;
-        let (config, layer) = if wasmparser_is_component(&bytes) {
+        let (mut config, layer) = if wasmparser_is_component(&bytes) {
             WasmConfig::from_raw_component(bytes, None)
         } else if bytes.starts_with(b"\0asm") {
             WasmConfig::from_raw_module(bytes, None)
@@ -115,6 +115,10 @@ impl RegistryClient {
             return Err(fail(format!("{} is not a Wasm file", file.display())));
         }
         .map_err(|e| fail(format!("{} cannot be packaged: {e:#}", file.display())))?;
+        // oci-wasm stamps the config with the time of the push, which changes the
+        // manifest digest of the same bytes (and orphans their signature). The
+        // reproducible-builds convention instead: SOURCE_DATE_EPOCH, else 1970.
+        config.created = source_date();
         let oci = oci_reference(reference).map_err(|e| fail(e.to_string()))?;
         self.client
             .push(&oci, &self.auth, layer, config, None)
@@ -270,16 +274,22 @@ impl RegistryClient {
         store: &ModuleStore,
     ) -> Result<bool, ClientError> {
         let target = signature_reference(reference, digest);
-        let (bytes, signature_digest) = match self.manifest(&target).await {
-            Ok(found) => found,
-            Err(_) => return Ok(false),
-        };
-        let Ok(manifest) = Manifest::parse(&bytes) else {
-            return Ok(false);
-        };
         let fail = |problem: String| ClientError {
             reference: target.to_string(),
             problem,
+        };
+        let unsigned = || {
+            store
+                .write_unsigned(digest)
+                .map(|()| false)
+                .map_err(|e| fail(e.to_string()))
+        };
+        let (bytes, signature_digest) = match self.manifest(&target).await {
+            Ok(found) => found,
+            Err(_) => return unsigned(),
+        };
+        let Ok(manifest) = Manifest::parse(&bytes) else {
+            return unsigned();
         };
         for layer in manifest
             .layers
@@ -294,6 +304,16 @@ impl RegistryClient {
             .map_err(|e| fail(e.to_string()))?;
         Ok(true)
     }
+}
+
+/// The `created` time of a pushed config: `SOURCE_DATE_EPOCH` (seconds) when set,
+/// else the Unix epoch.
+fn source_date() -> chrono::DateTime<chrono::Utc> {
+    let seconds = std::env::var("SOURCE_DATE_EPOCH")
+        .ok()
+        .and_then(|s| s.trim().parse::<i64>().ok())
+        .unwrap_or(0);
+    chrono::DateTime::from_timestamp(seconds, 0).unwrap_or_default()
 }
 
 /// Where cosign keeps the signatures of `digest`: the same repository, tag

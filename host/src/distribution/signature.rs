@@ -23,7 +23,7 @@ use serde_json::{Value, json};
 
 use super::manifest::{Manifest, ManifestError};
 use super::reference::ModuleRef;
-use super::store::{ModuleStore, StoreError};
+use super::store::{ModuleStore, SignatureRecord, StoreError};
 
 /// The media type of a cosign payload layer.
 pub const SIMPLE_SIGNING_MEDIA_TYPE: &str = "application/vnd.dev.cosign.simplesigning.v1+json";
@@ -63,12 +63,13 @@ pub enum SignatureError {
         source: std::io::Error,
     },
     /// The file is not a P-256 public key in PEM.
-    #[error("{path} is not an ECDSA P-256 public key in PEM ({source})")]
+    #[error("{path} is not an ECDSA P-256 public key in PEM ({problem})")]
     PublicKey {
         /// The key file.
         path: PathBuf,
-        /// What the decoder found.
-        source: p256::pkcs8::spki::Error,
+        /// What the file holds instead (the key type found, by name and OID), or
+        /// why it cannot be read.
+        problem: String,
     },
     /// The file is not an unencrypted P-256 private key in PEM.
     #[error(
@@ -79,12 +80,22 @@ pub enum SignatureError {
         /// The key file.
         path: PathBuf,
     },
-    /// No signature was stored when the module was pulled.
+    /// The registry had no signature when the module was pulled.
     #[error(
         "no signature of {digest} was found when it was pulled \
          (sign it with `hookhost plugin sign` or `cosign sign --key`, then pull again)"
     )]
     Unsigned {
+        /// The manifest digest.
+        digest: String,
+    },
+    /// The store holds no record of the module's signature at all (its record
+    /// was removed, or the module was stored by an older hookhost).
+    #[error(
+        "the module store has no signature record for {digest} (removed from the store?); \
+         fetch it again with `hookhost install` or `hookhost plugin pull`"
+    )]
+    NoRecord {
         /// The manifest digest.
         digest: String,
     },
@@ -161,8 +172,41 @@ pub fn load_public_key(path: &Path) -> Result<VerifyingKey, SignatureError> {
     let text = read_key(path)?;
     VerifyingKey::from_public_key_pem(&text).map_err(|source| SignatureError::PublicKey {
         path: path.to_path_buf(),
-        source,
+        problem: public_key_problem(&text, &source),
     })
+}
+
+/// What a PEM public key that is not P-256 is: the decoder's error names the OID
+/// it *expected*, so the key's own algorithm (and curve) is read from its
+/// SubjectPublicKeyInfo and named instead (seen: an RSA key reported as
+/// "unknown/unsupported algorithm OID: 1.2.840.10045.2.1", P-256's own OID).
+fn public_key_problem(pem: &str, error: &p256::pkcs8::spki::Error) -> String {
+    use p256::pkcs8::der::Decode;
+    use p256::pkcs8::spki::SubjectPublicKeyInfoRef;
+    let Ok((label, der)) = p256::pkcs8::der::pem::decode_vec(pem.as_bytes()) else {
+        return format!("not a PEM public key: {error}");
+    };
+    if label != "PUBLIC KEY" {
+        return format!("a PEM \"{label}\" block, not a \"PUBLIC KEY\"");
+    }
+    let Ok(info) = SubjectPublicKeyInfoRef::from_der(&der) else {
+        return error.to_string();
+    };
+    let oid = info.algorithm.oid.to_string();
+    let curve = info.algorithm.parameters_oid().ok().map(|c| c.to_string());
+    let name = match (oid.as_str(), curve.as_deref()) {
+        ("1.2.840.113549.1.1.1", _) => "an RSA key".to_owned(),
+        ("1.3.101.112", _) => "an Ed25519 key".to_owned(),
+        ("1.3.101.113", _) => "an Ed448 key".to_owned(),
+        ("1.2.840.10045.2.1", Some("1.3.132.0.34")) => "an ECDSA P-384 key".to_owned(),
+        ("1.2.840.10045.2.1", Some("1.3.132.0.35")) => "an ECDSA P-521 key".to_owned(),
+        ("1.2.840.10045.2.1", Some("1.3.132.0.10")) => "an ECDSA secp256k1 key".to_owned(),
+        ("1.2.840.10045.2.1", Some(curve)) => format!("an EC key on curve {curve}"),
+        _ => "a key of another type".to_owned(),
+    };
+    format!(
+        "it holds {name} (algorithm OID {oid}); cosign's default keys are P-256: `cosign generate-key-pair`"
+    )
 }
 
 /// Reads a PEM private key: PKCS#8 (`PRIVATE KEY`) or SEC1 (`EC PRIVATE KEY`), P-256,
@@ -227,12 +271,19 @@ pub fn verify_stored(
     key_path: &Path,
 ) -> Result<(), SignatureError> {
     let key = load_public_key(key_path)?;
-    let unsigned = || SignatureError::Unsigned {
-        digest: manifest_digest.to_owned(),
+    let signature_digest = match store.read_signature_link(manifest_digest) {
+        Some(SignatureRecord::Signed(digest)) => digest,
+        Some(SignatureRecord::Unsigned) => {
+            return Err(SignatureError::Unsigned {
+                digest: manifest_digest.to_owned(),
+            });
+        }
+        None => {
+            return Err(SignatureError::NoRecord {
+                digest: manifest_digest.to_owned(),
+            });
+        }
     };
-    let signature_digest = store
-        .read_signature_link(manifest_digest)
-        .ok_or_else(unsigned)?;
     let bytes = store
         .read(&signature_digest)
         .map_err(SignatureError::SignatureManifest)?;
@@ -267,6 +318,49 @@ pub fn verify_stored(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Seen (issue 29, item 6): an RSA key was reported with P-256's own OID, as
+    /// if it were the one found. The key's own algorithm is named.
+    #[test]
+    fn a_key_of_another_type_is_named_by_what_it_is() {
+        const RSA: &str = "-----BEGIN PUBLIC KEY-----\nMIGfMA0GCSqGSIb3DQEBAQUAA4GNADCBiQKBgQCvXBISdomM7wC+dVwRGCOJJGlS\nV/mbE6qZEm1VRhmj0A5bV+nNMnUmy5rSkIm66xIOkrgDC/PyC0lOCzVWrYZRdjkj\nennreDw0hZCvEutTWUGmZfIpLp1b9CkABAzTtwtL/qKPBSA9HUY96yi3Pus/MEsr\nUlNVOTKmiXgCHwUzqwIDAQAB\n-----END PUBLIC KEY-----\n";
+        const ED25519: &str = "-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEAftqEF+/ZNtJziOc9cmp5ZROpcERBGOpfIVhMNfdq2nc=\n-----END PUBLIC KEY-----\n";
+        const P384: &str = "-----BEGIN PUBLIC KEY-----\nMHYwEAYHKoZIzj0CAQYFK4EEACIDYgAElFAnCrwY0Kcx8ucX31ksF2nh1bBoRhpN\nqa0lDYIuFX6Zrut6a1gnb+PRWM+10QaJx3rI1SQ4zp7z6kqzbh5lrn2O+eZknmf/\nLl7EFGpTlQSr/EplvgFUvAxfqW40Oo0a\n-----END PUBLIC KEY-----\n";
+        let dir = tempfile::tempdir().unwrap();
+        for (pem, expected) in [
+            (
+                RSA,
+                "it holds an RSA key (algorithm OID 1.2.840.113549.1.1.1)",
+            ),
+            (
+                ED25519,
+                "it holds an Ed25519 key (algorithm OID 1.3.101.112)",
+            ),
+            (
+                P384,
+                "it holds an ECDSA P-384 key (algorithm OID 1.2.840.10045.2.1)",
+            ),
+            (
+                "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n",
+                "a PEM \"CERTIFICATE\" block",
+            ),
+            ("not pem", "not a PEM public key"),
+        ] {
+            let path = dir.path().join("key.pem");
+            std::fs::write(&path, pem).unwrap();
+            let message = load_public_key(&path).unwrap_err().to_string();
+            assert!(message.contains(expected), "{message}");
+        }
+        let message = {
+            let path = dir.path().join("rsa.pem");
+            std::fs::write(&path, RSA).unwrap();
+            load_public_key(&path).unwrap_err().to_string()
+        };
+        assert!(
+            !message.contains("unsupported algorithm OID: 1.2.840.10045.2.1"),
+            "{message}"
+        );
+    }
 
     #[test]
     fn signs_and_verifies_the_cosign_payload() {

@@ -197,12 +197,38 @@ impl ModuleStore {
         Ok(())
     }
 
-    /// The signature manifest digest recorded for a module's manifest digest.
-    pub fn read_signature_link(&self, manifest_digest: &str) -> Option<String> {
+    /// Records that the registry had no signature for a module's manifest digest
+    /// when it was pulled (so that a signature record removed later is told apart
+    /// from one that never was).
+    pub fn write_unsigned(&self, manifest_digest: &str) -> Result<(), StoreError> {
+        let path = self.signature_link(manifest_digest);
+        self.write_file(&self.dir.join("signatures"), &path, UNSIGNED.as_bytes())
+    }
+
+    /// What the store knows of a module's signature: the signature manifest's
+    /// digest, that the registry had none when the module was pulled, or
+    /// nothing (`None`: no record, e.g. removed from the store).
+    pub fn read_signature_link(&self, manifest_digest: &str) -> Option<SignatureRecord> {
         let bytes = read_private_file(&self.signature_link(manifest_digest)).ok()??;
         let text = String::from_utf8(bytes).ok()?;
-        parse_digest(text.trim()).map(|_| text.trim().to_owned())
+        let text = text.trim();
+        if text == UNSIGNED {
+            return Some(SignatureRecord::Unsigned);
+        }
+        parse_digest(text).map(|_| SignatureRecord::Signed(text.to_owned()))
     }
+}
+
+/// The content of a signature record that says "no signature when pulled".
+const UNSIGNED: &str = "unsigned";
+
+/// What the module store records of a module's signature.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SignatureRecord {
+    /// The digest of the cosign signature manifest, stored.
+    Signed(String),
+    /// The registry had no signature when the module was pulled.
+    Unsigned,
 }
 
 #[cfg(test)]

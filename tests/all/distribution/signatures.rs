@@ -220,3 +220,69 @@ fn lock_refuses_a_module_that_does_not_verify() {
     );
     assert_blocked(&fire(&p));
 }
+
+/// Seen (issue 29, item 6): a signature record deleted from the store was
+/// reported as a module that was never signed. The two are told apart, and the
+/// message names the command that fetches the record again.
+#[test]
+fn a_removed_signature_record_is_not_called_unsigned() {
+    let registry = Registry::start();
+    let p = Project::new();
+    let dir = p.dir().to_str().unwrap().to_owned();
+    let (private, public) = key_pair(&p, "team", 7);
+    let signed = registry.reference("acme/signed:1");
+    let digest = push(&p, guests::ECHO_POLICY, &signed);
+    sign(&p, &signed, &private);
+    settings_with(
+        &p,
+        json!({"type": "plugin", "source": signed, "verify": {"key": public}, "failurePolicy": "block"}),
+    );
+    ok(hookhost(&p, &["lock", "--project-dir", &dir]));
+    assert_blocked(&fire(&p));
+    let record = super::store(&p)
+        .join("signatures")
+        .join(format!("sha256-{}.sig", &digest["sha256:".len()..]));
+    std::fs::remove_file(&record).unwrap_or_else(|e| panic!("{}: {e}", record.display()));
+    let fired = fire(&p);
+    let reason = fired.out["finalOutput"]["reason"].to_string();
+    assert!(
+        reason.contains("no signature record") && reason.contains("hookhost install"),
+        "{}",
+        fired.out
+    );
+    assert!(!reason.contains("was found when it was pulled"), "{reason}");
+    // The command named fetches it again, and the policy runs.
+    ok(hookhost(&p, &["install", "--project-dir", &dir]));
+    let fired = fire(&p);
+    assert_blocked(&fired);
+    assert!(
+        fired.out["errors"].as_array().is_none_or(Vec::is_empty),
+        "{}",
+        fired.out
+    );
+}
+
+/// Seen (issue 29, item 6): pushing the same bytes again gave a new manifest
+/// digest (the config carried the time of the push), so the signature no longer
+/// applied. A push is reproducible: same bytes, same digest, still signed.
+#[test]
+fn pushing_the_same_bytes_again_keeps_the_digest_and_the_signature() {
+    let registry = Registry::start();
+    let p = Project::new();
+    let dir = p.dir().to_str().unwrap().to_owned();
+    let (private, public) = key_pair(&p, "team", 7);
+    let reference = registry.reference("acme/signed:1");
+    let first = push(&p, guests::ECHO_POLICY, &reference);
+    sign(&p, &reference, &private);
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    let again = push(&p, guests::ECHO_POLICY, &reference);
+    assert_eq!(first, again, "same bytes, same manifest digest");
+    let elsewhere = push(&p, guests::ECHO_POLICY, &registry.reference("acme/copy:2"));
+    assert_eq!(first, elsewhere);
+    settings_with(
+        &p,
+        json!({"type": "plugin", "source": reference, "verify": {"key": public}, "failurePolicy": "block"}),
+    );
+    ok(hookhost(&p, &["lock", "--project-dir", &dir, "--update"]));
+    assert_blocked(&fire(&p));
+}

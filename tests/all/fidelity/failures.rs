@@ -26,6 +26,17 @@ fn failures_are_visible_in_hook_mode_and_fail_closed_denies() {
     assert_eq!(out.code, 0, "a systemMessage, as Claude shows one: {out:?}");
     let message = system_message(&out.stdout);
     assert!(message.contains("missing.wasm"), "{out:?}");
+    // Seen (issue 29, item 6): the load error and the run error said the same
+    // cause twice. Said once, with where the hook is.
+    assert_eq!(
+        message.matches("No such file or directory").count(),
+        1,
+        "{message}"
+    );
+    assert!(
+        message.contains("hooks.BeforeTool[0].hooks[0]"),
+        "{message}"
+    );
     assert!(
         out.stderr.is_empty(),
         "nothing the model could read: {out:?}"
