@@ -73,6 +73,10 @@ pub struct ListedHook {
     pub once: bool,
     /// Its `statusMessage`.
     pub status_message: Option<String>,
+    /// `"mode": "monitor"`: its blocks are reported, not enforced.
+    pub monitor: bool,
+    /// `"failurePolicy": "block"`: a failure blocks.
+    pub fails_closed: bool,
     /// What it runs.
     pub kind: ListedKind,
 }
@@ -135,6 +139,7 @@ pub enum ListedKind {
 pub(crate) fn list<'a>(
     enabled: bool,
     sources: &[Arc<SettingsSource>],
+    project_dir: &Path,
     events: impl Iterator<Item = (String, HookEvent, &'a EventHooks<RunnableHook>)>,
 ) -> HookListing {
     HookListing {
@@ -144,13 +149,17 @@ pub(crate) fn list<'a>(
             .filter(|(_, _, hooks)| !hooks.is_empty())
             .map(|(name, event, hooks)| ListedEvent {
                 name,
-                hooks: listed(event, hooks),
+                hooks: listed(event, hooks, project_dir),
             })
             .collect(),
     }
 }
 
-fn listed(event: HookEvent, hooks: &EventHooks<RunnableHook>) -> Vec<ListedHook> {
+fn listed(
+    event: HookEvent,
+    hooks: &EventHooks<RunnableHook>,
+    project_dir: &Path,
+) -> Vec<ListedHook> {
     let mut position = 0;
     hooks
         .standings()
@@ -183,13 +192,15 @@ fn listed(event: HookEvent, hooks: &EventHooks<RunnableHook>) -> Vec<ListedHook>
                 },
                 once: entry.spec.once,
                 status_message: entry.spec.status_message.clone(),
-                kind: kind(hook),
+                monitor: entry.spec.mode == crate::config::HookMode::Monitor,
+                fails_closed: entry.spec.failure_policy == crate::config::FailurePolicy::Block,
+                kind: kind(hook, project_dir),
             }
         })
         .collect()
 }
 
-fn kind(hook: &RunnableHook) -> ListedKind {
+fn kind(hook: &RunnableHook, project_dir: &Path) -> ListedKind {
     match (&hook.entry.spec.kind, &hook.runner) {
         (HookKind::Command(c), _) => ListedKind::Command {
             command: c.line(),
@@ -210,7 +221,11 @@ fn kind(hook: &RunnableHook) -> ListedKind {
             fuel: p.fuel,
             memory_limit: p.memory_limit,
             pinned: p.sha256.is_some(),
-            source: p.source.as_ref().map(|s| describe_source(s, &p.path)),
+            source: p.source.as_ref().map(|s| {
+                let lock =
+                    crate::distribution::lock::lock_path_for(&hook.entry.source, project_dir);
+                describe_source(s, &p.path, &lock)
+            }),
             not_runnable: match runner {
                 Runner::Broken(failure) => Some(failure.to_string()),
                 _ => None,
@@ -219,8 +234,9 @@ fn kind(hook: &RunnableHook) -> ListedKind {
     }
 }
 
-/// A `source` module: reference, digest, size, where it is cached and whether it is.
-fn describe_source(source: &ModuleSource, path: &Path) -> String {
+/// A `source` module: reference, digest and where it is pinned or locked, the
+/// keys it must verify with, size, where it is cached and whether it is.
+fn describe_source(source: &ModuleSource, path: &Path, lock: &Path) -> String {
     let present = source.problem.is_none();
     let size = std::fs::metadata(path)
         .ok()
@@ -229,10 +245,34 @@ fn describe_source(source: &ModuleSource, path: &Path) -> String {
             || "size unknown".to_owned(),
             |m| format!("{} bytes", m.len()),
         );
+    let pinned = source.reference.contains("@sha256:");
+    let digest = match (&source.digest, pinned) {
+        (Some(digest), true) => format!("digest {digest} (pinned in the reference)"),
+        (Some(digest), false) => format!("digest {digest} (locked in {})", lock.display()),
+        (None, _) => format!("not locked (lock: {})", lock.display()),
+    };
+    let mut keys = Vec::new();
+    if let Some(key) = &source.required_key {
+        keys.push(format!(
+            "{} (required by tools.verifyPlugins)",
+            key.display()
+        ));
+    }
+    if let Some(key) = source
+        .verify_key
+        .as_ref()
+        .filter(|k| Some(*k) != source.required_key.as_ref())
+    {
+        keys.push(format!("{} (the hook's own)", key.display()));
+    }
+    let verify = if keys.is_empty() {
+        "no signature required".to_owned()
+    } else {
+        format!("signature verified with {}", keys.join(" and "))
+    };
     format!(
-        "source: {}  digest {}  {size}  cached at {} ({})",
+        "source: {}  {digest}  {verify}  {size}  cached at {} ({})",
         source.reference,
-        source.digest.as_deref().unwrap_or("not locked"),
         path.display(),
         if present { "present" } else { "missing" }
     )
@@ -302,6 +342,18 @@ impl fmt::Display for ListedHook {
         }
         for warning in &self.matcher_warnings {
             writeln!(f, "        warning: {warning}")?;
+        }
+        match (self.monitor, self.fails_closed) {
+            (true, true) => writeln!(
+                f,
+                "        mode: monitor (its blocks are reported, not enforced); failurePolicy: block"
+            )?,
+            (true, false) => writeln!(
+                f,
+                "        mode: monitor (its blocks are reported, not enforced)"
+            )?,
+            (false, true) => writeln!(f, "        failurePolicy: block (a failure blocks)")?,
+            (false, false) => {}
         }
         if let Some(description) = &self.description {
             writeln!(f, "        {description}")?;

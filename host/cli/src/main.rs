@@ -50,6 +50,7 @@ fn main() -> ExitCode {
     // process must not (telemetry::FLUSH_AT_EXIT).
     #[cfg(feature = "otel")]
     let flush = if matches!(cli.command, Command::Serve { .. }) {
+        telemetry::set_long_running();
         std::time::Duration::from_secs(2)
     } else {
         telemetry::flush_at_exit()

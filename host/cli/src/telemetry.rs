@@ -27,7 +27,7 @@ use std::time::{Duration, SystemTime};
 use hookhost::{AggregatedHookResult, FireObserver, HookEvent};
 use opentelemetry::trace::{Span, SpanKind, Status, TraceContextExt, Tracer, TracerProvider};
 use opentelemetry::{Context, KeyValue};
-use opentelemetry_otlp::{Protocol, WithExportConfig};
+use opentelemetry_otlp::{Protocol, RetryPolicy, WithExportConfig, WithHttpConfig};
 use opentelemetry_sdk::Resource;
 use opentelemetry_sdk::trace::{
     BatchConfigBuilder, BatchSpanProcessor, SdkTracer, SdkTracerProvider,
@@ -60,6 +60,17 @@ struct Telemetry {
 }
 
 static TELEMETRY: OnceLock<Option<Telemetry>> = OnceLock::new();
+
+/// Set by a long-running command (`serve`) before the first fire: its exports are
+/// retried with the exporter's backoff. A one-shot process tries once: it has
+/// [`FLUSH_AT_EXIT`] in all, and a retry's backoff would only spend it (measured:
+/// a refused connection then held the exit for the whole deadline).
+static LONG_RUNNING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Marks this process as a server (see [`LONG_RUNNING`]).
+pub fn set_long_running() {
+    LONG_RUNNING.store(true, std::sync::atomic::Ordering::Relaxed);
+}
 
 fn env(name: &str) -> Option<String> {
     std::env::var(name).ok().filter(|v| !v.trim().is_empty())
@@ -95,11 +106,13 @@ fn build() -> Option<Telemetry> {
     // reqwest is built without a TLS provider of its own (`rustls-no-provider`)
     // and refuses to build a client, http or https, until one is installed.
     let _ = rustls::crypto::ring::default_provider().install_default();
-    let exporter = match opentelemetry_otlp::SpanExporter::builder()
+    let mut builder = opentelemetry_otlp::SpanExporter::builder()
         .with_http()
-        .with_protocol(protocol)
-        .build()
-    {
+        .with_protocol(protocol);
+    if !LONG_RUNNING.load(std::sync::atomic::Ordering::Relaxed) {
+        builder = builder.with_retry_policy(RetryPolicy::default().with_max_retries(0));
+    }
+    let exporter = match builder.build() {
         Ok(exporter) => exporter,
         Err(e) => {
             tracing::warn!("OpenTelemetry: cannot export to {endpoint}: {e}; no spans are sent");

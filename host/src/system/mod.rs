@@ -239,7 +239,12 @@ impl HookSystem {
             .others
             .iter()
             .map(|(name, hooks)| (name.to_string(), HookEvent::Other, hooks));
-        crate::listing::list(self.enabled_in_settings, &self.sources, known.chain(others))
+        crate::listing::list(
+            self.enabled_in_settings,
+            &self.sources,
+            &self.ctx.project_dir,
+            known.chain(others),
+        )
     }
 
     /// The `source` references of the plugin hooks of every event, of every dialect

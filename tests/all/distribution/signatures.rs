@@ -111,6 +111,15 @@ fn signatures_valid_missing_and_wrong_key() {
     );
     user_key_for_acme(&p, &registry, &public);
     assert_blocked(&fire(&p));
+    // `check` shows which key a module must verify with, and why.
+    let check = ok(hookhost(&p, &["check", "--project-dir", &dir]));
+    assert!(
+        check.stdout_text().contains(&format!(
+            "signature verified with {} (required by tools.verifyPlugins)",
+            public.display()
+        )),
+        "{check:?}"
+    );
     // A repository cannot choose the key.
     p.settings_raw(&json!({
         "tools": {"enableHooks": true, "verifyPlugins": [{"prefix": "oci://", "key": public}]},
