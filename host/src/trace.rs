@@ -128,12 +128,23 @@ impl TraceSink {
             TraceSink::Stderr => std::io::stderr().write_all(&lines),
             // Reasons and stderr excerpts may carry secrets: the file is the user's
             // alone (the mode applies when the file is created).
-            TraceSink::File(path) => std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .mode(0o600)
-                .open(path)
-                .and_then(|mut file| file.write_all(&lines)),
+            TraceSink::File(path) => {
+                // A configured trace (`tools.trace`) may name a directory that does
+                // not exist yet on a developer's machine: made, private.
+                if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+                    use std::os::unix::fs::DirBuilderExt;
+                    let _ = std::fs::DirBuilder::new()
+                        .recursive(true)
+                        .mode(0o700)
+                        .create(parent);
+                }
+                std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .mode(0o600)
+                    .open(path)
+                    .and_then(|mut file| file.write_all(&lines))
+            }
         };
     }
 }

@@ -135,8 +135,8 @@ fn trace_writes_one_json_line_per_hook_run() {
 #[test]
 fn a_monitor_rollout_is_reviewed_from_the_trace() {
     let p = Project::new();
+    // The directory does not exist yet: the trace makes it.
     let trace = p.home().join("review/trace.jsonl");
-    std::fs::create_dir_all(trace.parent().unwrap()).unwrap();
     p.write(
         p.home().join(".llxprt/settings.json"),
         json!({"tools": {"enableHooks": true, "trace": "~/review/trace.jsonl"},
