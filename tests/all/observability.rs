@@ -231,3 +231,31 @@ fn a_monitor_rollout_is_reviewed_from_the_trace() {
         "{table}"
     );
 }
+
+/// A sequential chain rewrites the tool input as it goes; the trace is about the
+/// call the agent asked for.
+#[test]
+fn the_trace_names_the_command_the_agent_asked_for_not_a_chains_rewrite() {
+    let p = Project::new();
+    p.settings(json!({"BeforeTool": [{"sequential": true, "hooks": [
+        cmd(r#"echo '{"hookSpecificOutput":{"tool_input":{"command":"echo rewritten"}}}'"#),
+        cmd("true"),
+    ]}]}));
+    let trace = p.outside().join("trace.jsonl");
+    let trace_path = trace.to_string_lossy().into_owned();
+    p.fire_with(
+        "BeforeTool",
+        json!({"tool_name": "run_shell_command", "tool_input": {"command": "rm -rf build"}}),
+        &[],
+        &[("HOOKHOST_TRACE", &trace_path)],
+    );
+    let text = std::fs::read_to_string(&trace).unwrap();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    for line in &lines {
+        assert_eq!(line["target"], "rm -rf build", "{text}");
+    }
+}

@@ -453,6 +453,10 @@ impl HookSystem {
         let started_at = SystemTime::now();
         self.complete_base_fields(event, &mut input);
         let background = self.start_background(event, &mut plan, &input);
+        // A chain rewrites the input as it goes; the trace and the observer are
+        // about the call the agent asked for.
+        let asked = (plan.sequential && (self.trace.is_some() || self.observer.is_some()))
+            .then(|| input.clone());
         let executions = if plan.hooks.is_empty() {
             Vec::new()
         } else if plan.sequential {
@@ -468,11 +472,12 @@ impl HookSystem {
             collect::carry_chained_fields(event, &input, &mut result.final_output);
         }
         result.total_duration = start.elapsed();
+        let asked = asked.as_ref().unwrap_or(&input);
         if let Some(trace) = &self.trace {
-            trace.record(event, &input, &result);
+            trace.record(event, asked, &result);
         }
         if let Some(observer) = &self.observer {
-            observer.fired(event, started_at, &input, &result);
+            observer.fired(event, started_at, asked, &result);
         }
         result
     }
