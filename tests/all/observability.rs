@@ -88,6 +88,14 @@ fn explain_prints_a_table_on_stderr_and_keeps_stdout_json() {
     }
 }
 
+/// The JSON lines of a trace file.
+fn trace_lines(path: &std::path::Path) -> Vec<serde_json::Value> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
 #[test]
 fn trace_writes_one_json_line_per_hook_run() {
     let p = Project::new();
@@ -102,12 +110,8 @@ fn trace_writes_one_json_line_per_hook_run() {
             &[("HOOKHOST_TRACE", &trace_path)],
         );
     }
-    let text = std::fs::read_to_string(&trace).unwrap();
-    let lines: Vec<serde_json::Value> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    assert_eq!(lines.len(), 4, "{text}");
+    let lines = trace_lines(&trace);
+    assert_eq!(lines.len(), 4, "{lines:?}");
     assert_eq!(lines[0]["event"], "AfterTool");
     assert_eq!(lines[0]["name"], "echo a");
     assert_eq!(lines[0]["exitCode"], 0);
@@ -172,12 +176,8 @@ fn a_monitor_rollout_is_reviewed_from_the_trace() {
         );
     }
     assert!(!std::path::Path::new("/tmp/not-here.jsonl").exists());
-    let text = std::fs::read_to_string(&trace).unwrap();
-    let lines: Vec<serde_json::Value> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    assert_eq!(lines.len(), 3, "{text}");
+    let lines = trace_lines(&trace);
+    assert_eq!(lines.len(), 3, "{lines:?}");
     let first = &lines[0];
     assert_eq!(
         first["sessionId"], "abc123",
@@ -249,13 +249,9 @@ fn the_trace_names_the_command_the_agent_asked_for_not_a_chains_rewrite() {
         &[],
         &[("HOOKHOST_TRACE", &trace_path)],
     );
-    let text = std::fs::read_to_string(&trace).unwrap();
-    let lines: Vec<serde_json::Value> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    assert_eq!(lines.len(), 2, "{text}");
+    let lines = trace_lines(&trace);
+    assert_eq!(lines.len(), 2, "{lines:?}");
     for line in &lines {
-        assert_eq!(line["target"], "rm -rf build", "{text}");
+        assert_eq!(line["target"], "rm -rf build", "{line}");
     }
 }

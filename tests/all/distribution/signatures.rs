@@ -29,6 +29,12 @@ fn key_pair(p: &Project, name: &str, seed: u8) -> (PathBuf, PathBuf) {
     (private, public)
 }
 
+/// A plugin hook on `reference` that must verify with `key` and blocks when it
+/// cannot run.
+fn verified_hook(reference: &str, key: &Path) -> Value {
+    json!({"type": "plugin", "source": reference, "verify": {"key": key}, "failurePolicy": "block"})
+}
+
 /// `hookhost plugin sign REFERENCE --key KEY`, which must succeed.
 fn sign(p: &Project, reference: &str, key: &Path) {
     ok(hookhost(
@@ -68,7 +74,7 @@ fn signatures_valid_missing_and_wrong_key() {
     push(&p, guests::ECHO_POLICY_P1, &unsigned);
     sign(&p, &signed, &private);
 
-    let verified = |reference: &str, key: &Path| json!({"type": "plugin", "source": reference, "verify": {"key": key}, "failurePolicy": "block"});
+    let verified = verified_hook;
     settings_with(&p, verified(&signed, &public));
     ok(hookhost(&p, &["lock", "--project-dir", &dir]));
     let fired = fire(&p);
@@ -242,10 +248,7 @@ fn a_removed_signature_record_is_not_called_unsigned() {
     let signed = registry.reference("acme/signed:1");
     let digest = push(&p, guests::ECHO_POLICY, &signed);
     sign(&p, &signed, &private);
-    settings_with(
-        &p,
-        json!({"type": "plugin", "source": signed, "verify": {"key": public}, "failurePolicy": "block"}),
-    );
+    settings_with(&p, verified_hook(&signed, &public));
     ok(hookhost(&p, &["lock", "--project-dir", &dir]));
     assert_blocked(&fire(&p));
     let record = super::store(&p)
@@ -288,10 +291,7 @@ fn pushing_the_same_bytes_again_keeps_the_digest_and_the_signature() {
     assert_eq!(first, again, "same bytes, same manifest digest");
     let elsewhere = push(&p, guests::ECHO_POLICY, &registry.reference("acme/copy:2"));
     assert_eq!(first, elsewhere);
-    settings_with(
-        &p,
-        json!({"type": "plugin", "source": reference, "verify": {"key": public}, "failurePolicy": "block"}),
-    );
+    settings_with(&p, verified_hook(&reference, &public));
     ok(hookhost(&p, &["lock", "--project-dir", &dir, "--update"]));
     assert_blocked(&fire(&p));
 }
