@@ -101,11 +101,17 @@ func (in *Input) ToolCall() (ToolCall, bool) {
 	return ToolCall{Name: in.ToolName, Input: input}, true
 }
 
-func (c ToolCall) str(key string) (string, bool) {
+// fields is the call's arguments as an object (nil when they are not one).
+func (c ToolCall) fields() map[string]json.RawMessage {
 	var fields map[string]json.RawMessage
 	if json.Unmarshal(c.Input, &fields) != nil {
-		return "", false
+		return nil
 	}
+	return fields
+}
+
+// str is the string argument key of fields.
+func str(fields map[string]json.RawMessage, key string) (string, bool) {
 	var s string
 	raw, ok := fields[key]
 	if !ok || json.Unmarshal(raw, &s) != nil {
@@ -120,7 +126,7 @@ func (c ToolCall) ShellCommand() (string, bool) {
 	if c.Name != "run_shell_command" && c.Name != "Bash" {
 		return "", false
 	}
-	return c.str("command")
+	return str(c.fields(), "command")
 }
 
 // FileWrite is what a file-writing tool call puts into a file.
@@ -134,10 +140,11 @@ type FileWrite struct {
 // Write (the whole file), replace, Edit and MultiEdit (the new text, one
 // new_string per line), NotebookEdit (the cell's new source).
 func (c ToolCall) FileWrite() (FileWrite, bool) {
+	fields := c.fields()
 	var w FileWrite
 	found := false
 	for _, key := range []string{"file_path", "absolute_path", "notebook_path", "path"} {
-		if w.Path, found = c.str(key); found {
+		if w.Path, found = str(fields, key); found {
 			break
 		}
 	}
@@ -147,12 +154,12 @@ func (c ToolCall) FileWrite() (FileWrite, bool) {
 	var ok bool
 	switch c.Name {
 	case "write_file", "Write":
-		w.Content, ok = c.str("content")
+		w.Content, ok = str(fields, "content")
 		w.WholeFile = true
 	case "replace", "Edit":
-		w.Content, ok = c.str("new_string")
+		w.Content, ok = str(fields, "new_string")
 	case "NotebookEdit":
-		w.Content, ok = c.str("new_source")
+		w.Content, ok = str(fields, "new_source")
 	case "MultiEdit":
 		var input struct {
 			Edits []struct {

@@ -19,7 +19,7 @@ use crate::{Failure, Outcome};
 /// One hook's figures.
 #[derive(Debug, Default)]
 struct HookStats {
-    events: BTreeMap<String, usize>,
+    events: std::collections::BTreeSet<String>,
     runs: usize,
     blocks: usize,
     would_block: usize,
@@ -65,7 +65,7 @@ impl Report {
             .entry((text("name").to_owned(), text("source").to_owned()))
             .or_default();
         stats.runs += 1;
-        *stats.events.entry(text("event").to_owned()).or_default() += 1;
+        stats.events.insert(text("event").to_owned());
         let monitor = text("mode") == "monitor";
         if monitor && record.get("wouldBlock") == Some(&Value::Bool(true)) {
             stats.would_block += 1;
@@ -124,7 +124,7 @@ impl Report {
             sorted.sort_by(f64::total_cmp);
             rows.push(vec![
                 name.clone(),
-                stats.events.keys().cloned().collect::<Vec<_>>().join(","),
+                stats.events.iter().cloned().collect::<Vec<_>>().join(","),
                 stats.runs.to_string(),
                 stats.sessions.len().to_string(),
                 stats.blocks.to_string(),

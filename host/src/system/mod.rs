@@ -251,16 +251,9 @@ impl HookSystem {
     /// and of event names hookhost does not know (what `hookhost lock` and `install`
     /// fetch).
     pub fn source_references(&self) -> std::collections::BTreeSet<String> {
-        let known = self.events.iter().flat_map(|hooks| hooks.iter());
-        let others = self.others.iter().flat_map(|(_, hooks)| hooks.iter());
-        known
-            .chain(others)
-            .filter_map(|r| match &r.hook.entry.spec.kind {
-                crate::config::HookKind::Plugin(p) => {
-                    p.source.as_ref().map(|s| s.reference.clone())
-                }
-                _ => None,
-            })
+        self.source_references_by_lock()
+            .into_values()
+            .flatten()
             .collect()
     }
 
