@@ -65,6 +65,8 @@ mod plugins;
 #[cfg(feature = "plugins")]
 mod private_file;
 mod result;
+#[cfg(feature = "plugins")]
+pub mod state;
 mod suggest;
 mod system;
 mod text;

@@ -270,6 +270,24 @@ fn record(
         if let Some(error) = &hook.error {
             span.set_status(Status::error(error.clone()));
         }
+        // A plugin's wasi:logging lines, as span events (already bounded per call).
+        for line in &hook.logs.lines {
+            span.add_event_with_timestamp(
+                "log",
+                start + hook.duration,
+                vec![
+                    KeyValue::new("log.level", line.level),
+                    KeyValue::new("log.context", line.context.clone()),
+                    KeyValue::new("log.message", line.message.clone()),
+                ],
+            );
+        }
+        if hook.logs.dropped > 0 {
+            span.set_attribute(KeyValue::new(
+                "hookhost.logs_dropped",
+                i64::try_from(hook.logs.dropped).unwrap_or(i64::MAX),
+            ));
+        }
         span.end_with_timestamp(start + hook.duration);
     }
     cx.span()

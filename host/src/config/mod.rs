@@ -11,6 +11,7 @@ mod detect;
 mod diagnostic;
 mod discover;
 mod expand;
+mod grants;
 mod remote;
 mod spec;
 mod layer;
@@ -26,6 +27,10 @@ pub use detect::{is_hookhost_itself, missing_program};
 pub use diagnostic::{Diagnostic, Severity};
 pub use discover::{Compat, discover, discovery_locations};
 pub use expand::PROJECT_DIR_VARS;
+pub use grants::{
+    DEFAULT_STATE_MAX_BYTES, Grants, HostPattern, HostPatternError, MAX_STATE_MAX_BYTES, StateGrant,
+    canonical as canonical_address, is_internal as is_internal_address,
+};
 pub use remote::{HookModel, HttpUrlAllowList, ModelProvider};
 pub use spec::{
     CommandConfig, Execution, FailurePolicy, HookKind, HookMode, HookSpec, HttpConfig, ModuleSource,

@@ -100,6 +100,8 @@ pub struct PluginConfig {
     pub preopens: Vec<Preopen>,
     /// Arguments (after the program name).
     pub args: Vec<String>,
+    /// Network and state granted (`allowedHosts`, `state`).
+    pub grants: super::Grants,
 }
 
 /// Which shell runs a command hook's `command` (`"shell"`).

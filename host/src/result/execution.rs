@@ -45,6 +45,9 @@ pub struct HookExecutionResult {
     /// For a plugin hook: which module ran (for a rollout's review: the trace,
     /// `--explain`, OpenTelemetry).
     pub plugin: Option<PluginIdentity>,
+    /// Lines a plugin logged through `wasi:logging` (and hookhost's lines about
+    /// its grants, such as a denied request), bounded per call.
+    pub logs: crate::runner::GuestLogs,
 }
 
 /// Which Wasm module a plugin hook ran.

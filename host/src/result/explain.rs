@@ -69,6 +69,16 @@ fn render(result: &AggregatedHookResult) -> String {
         if let Some(status) = &e.status_message {
             let _ = writeln!(out, "    status: {status}");
         }
+        for line in &e.logs.lines {
+            let _ = writeln!(
+                out,
+                "    log {:<5} {}: {}",
+                line.level, line.context, line.message
+            );
+        }
+        if e.logs.dropped > 0 {
+            let _ = writeln!(out, "    log … {} more lines dropped", e.logs.dropped);
+        }
     }
     let verdict = if result.is_blocked() {
         format!("BLOCKED: {}", result.block_reason().unwrap_or_default())

@@ -235,7 +235,31 @@ impl Serialize for ExecutionSummary<'_> {
                 map.serialize_entry("pluginSource", reference)?;
             }
         }
+        if !e.logs.lines.is_empty() {
+            map.serialize_entry("logs", &LogLines(&e.logs.lines))?;
+        }
+        if e.logs.dropped > 0 {
+            map.serialize_entry("logsDropped", &e.logs.dropped)?;
+        }
         map.end()
+    }
+}
+
+/// A plugin's log lines as `[{"level", "context", "message"}]`.
+struct LogLines<'a>(&'a [crate::runner::GuestLog]);
+
+impl Serialize for LogLines<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = serializer.serialize_seq(Some(self.0.len()))?;
+        for line in self.0 {
+            seq.serialize_element(&serde_json::json!({
+                "level": line.level,
+                "context": line.context,
+                "message": line.message,
+            }))?;
+        }
+        seq.end()
     }
 }
 

@@ -193,6 +193,7 @@ async fn spawn_and_wait(
         duration: Duration::ZERO,
         queued: Duration::ZERO,
         fuel_used: None,
+        logs: Default::default(),
     }
 }
 

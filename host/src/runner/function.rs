@@ -68,5 +68,6 @@ pub(crate) fn run(hook: &FunctionHook, input: &[u8]) -> RawOutcome {
         duration: start.elapsed(),
         queued: std::time::Duration::ZERO,
         fuel_used: None,
+        logs: Default::default(),
     }
 }

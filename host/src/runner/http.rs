@@ -46,6 +46,7 @@ pub async fn run(config: &HttpConfig, timeout: Duration, input: &[u8], ctx: &Run
         duration: start.elapsed(),
         queued: Duration::ZERO,
         fuel_used: None,
+        logs: Default::default(),
     }
 }
 

@@ -54,6 +54,8 @@ pub struct Interpreted {
     pub queued: Duration,
     /// Fuel a plugin burned.
     pub fuel_used: Option<u64>,
+    /// Lines a plugin logged.
+    pub logs: super::GuestLogs,
     /// Things worth a warning that did not make it fail.
     pub warnings: Vec<String>,
 }
@@ -106,6 +108,7 @@ pub fn interpret(raw: RawOutcome, who: &str, plugin: bool) -> Interpreted {
         duration: raw.duration,
         queued: raw.queued,
         fuel_used: raw.fuel_used,
+        logs: raw.logs,
         warnings,
     };
     match raw.status {

@@ -17,6 +17,7 @@ mod command_line;
 
 mod failure;
 mod function;
+mod guest_log;
 mod http;
 mod prompt;
 mod runnable;
@@ -41,6 +42,7 @@ pub use command::{NESTED_ENV, TOKEN_ENV, run_command};
 #[cfg(feature = "internals")]
 pub use command_line::{CommandLine, PluginDirs};
 pub use failure::{HookFailure, LoadError};
+pub use guest_log::{GuestLog, GuestLogs};
 pub use function::{FunctionAnswer, FunctionHook, HookFn};
 pub use runnable::{RunnableHook, Runner};
 pub use interpret::interpret;
@@ -76,6 +78,8 @@ pub struct RawOutcome {
     pub queued: Duration,
     /// Fuel a plugin burned (none for commands).
     pub fuel_used: Option<u64>,
+    /// Lines a plugin logged (and hookhost's lines about its grants).
+    pub logs: GuestLogs,
 }
 
 impl RawOutcome {
@@ -88,6 +92,7 @@ impl RawOutcome {
             duration: Duration::ZERO,
             queued: Duration::ZERO,
             fuel_used: None,
+            logs: GuestLogs::default(),
         }
     }
 }

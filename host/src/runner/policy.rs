@@ -74,5 +74,6 @@ pub fn apply_policy(hook: &RunnableHook, interpreted: Interpreted) -> HookExecut
         warnings: interpreted.warnings,
         status_message: spec.status_message.clone(),
         plugin: hook.plugin_identity(),
+        logs: interpreted.logs,
     }
 }

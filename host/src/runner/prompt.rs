@@ -80,6 +80,7 @@ pub async fn run(config: &PromptConfig, timeout: Duration, input: &[u8], ctx: &R
         duration: start.elapsed(),
         queued: Duration::ZERO,
         fuel_used: None,
+        logs: Default::default(),
     }
 }
 

@@ -84,7 +84,9 @@ impl WasmEngine {
                     source,
                 })
             })?;
-        Plugin::new(compiled, config).map(Arc::new)
+        Plugin::new(compiled, config)
+            .map(|plugin| plugin.with_state_dir(self.0.runtime.options().state_dir.as_deref()))
+            .map(Arc::new)
     }
 
     /// Compiles (or maps from the cache) the files of `configs` not loaded yet,

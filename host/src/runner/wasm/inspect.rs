@@ -77,6 +77,7 @@ pub fn inspect_plugin(file: &Path) -> std::io::Result<PluginInspection> {
         env: Vec::new(),
         preopens: Vec::new(),
         args: Vec::new(),
+        grants: Default::default(),
     };
     inspection.not_runnable = WasmEngine::new(&EngineOptions::default())
         .and_then(|engine| engine.load(&config))

@@ -28,13 +28,44 @@ use wasmtime::component::Linker as ComponentLinker;
 use super::sandbox::{ComponentState, ModuleState};
 
 /// Interface-name prefixes of the imports that do something for a plugin.
-pub const GRANTED_IMPORTS: [&str; 5] = [
+pub const GRANTED_IMPORTS: [&str; 6] = [
     "wasi:io/",
     "wasi:clocks/",
     "wasi:random/",
     "wasi:cli/",
     "wasi:filesystem/",
+    "wasi:logging/",
 ];
+
+/// A grant a plugin's settings must give for an import to do anything.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Grant {
+    /// `wasi:http`: `allowedHosts`.
+    AllowedHosts,
+    /// `wasi:keyvalue`: `state`.
+    State,
+}
+
+impl Grant {
+    /// The setting to add, as a user would write it.
+    pub fn setting(self) -> &'static str {
+        match self {
+            Grant::AllowedHosts => "\"allowedHosts\": [\"<host>\"]",
+            Grant::State => "\"state\": true",
+        }
+    }
+}
+
+/// The grant a component import needs, if it is a capability interface.
+pub fn grant_needed(import: &str) -> Option<Grant> {
+    if import.starts_with("wasi:http/") {
+        Some(Grant::AllowedHosts)
+    } else if import.starts_with("wasi:keyvalue/") {
+        Some(Grant::State)
+    } else {
+        None
+    }
+}
 
 /// Whether a component import is one hookhost grants (rather than denies or lacks).
 pub fn is_granted(import: &str) -> bool {
@@ -65,6 +96,7 @@ pub fn component_linker(engine: &Engine) -> wasmtime::Result<ComponentLinker<Com
     use wasmtime_wasi::p2::bindings::filesystem::types::{Descriptor, ErrorCode};
     let mut linker = ComponentLinker::new(engine);
     wasmtime_wasi::p2::add_to_linker_async(&mut linker)?;
+    link_capabilities(&mut linker)?;
     linker.allow_shadowing(true);
     linker.instance(FILESYSTEM_TYPES)?.func_wrap(
         "[method]descriptor.symlink-at",
@@ -75,6 +107,42 @@ pub fn component_linker(engine: &Engine) -> wasmtime::Result<ComponentLinker<Com
     linker.allow_shadowing(false);
     Ok(linker)
 }
+
+/// The capability interfaces, linked for every component; what a call may do with
+/// them is its grants' business ([`super::sandbox::ComponentState`]): without
+/// `allowedHosts` every request is denied, without `state` every `open` is.
+fn link_capabilities(linker: &mut ComponentLinker<ComponentState>) -> wasmtime::Result<()> {
+    use super::capabilities::{logging, store};
+    use super::keyvalue::KeyValueView;
+    use super::logging::CallLogs;
+    use wasmtime::component::HasSelf;
+
+    struct KeyValueData;
+    impl wasmtime::component::HasData for KeyValueData {
+        type Data<'a> = KeyValueView<'a>;
+    }
+    wasmtime_wasi_http::p2::add_only_http_to_linker_async(linker)?;
+    logging::add_to_linker::<_, HasSelf<CallLogs>>(linker, |s| &mut s.logs)?;
+    store::add_to_linker::<_, KeyValueData>(linker, |s| KeyValueView {
+        kv: &s.kv,
+        table: &mut s.table,
+    })?;
+    // Toolchains that import wasi-logging without a version (wasmCloud's WIT)
+    // get the same function.
+    let mut unversioned = linker.instance(UNVERSIONED_LOGGING)?;
+    unversioned.func_wrap(
+        "log",
+        |mut store: wasmtime::StoreContextMut<'_, ComponentState>,
+         (level, context, message): (logging::Level, String, String)| {
+            logging::Host::log(&mut store.data_mut().logs, level, context, message);
+            Ok(())
+        },
+    )?;
+    Ok(())
+}
+
+/// wasi-logging's interface as wasmCloud's WIT names it.
+const UNVERSIONED_LOGGING: &str = "wasi:logging/logging";
 
 /// The preview-1 module linker, symlink creation refused.
 pub fn module_linker(engine: &Engine) -> wasmtime::Result<wasmtime::Linker<ModuleState>> {

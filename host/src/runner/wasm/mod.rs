@@ -19,6 +19,10 @@
 //! arrives as 1 — which is why the guest SDK exits through `exit-with-code`.
 
 pub mod cache;
+pub mod capabilities;
+pub mod http_grant;
+pub mod keyvalue;
+pub mod logging;
 pub mod detect;
 pub mod engine;
 pub mod runtime;

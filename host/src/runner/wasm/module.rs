@@ -25,7 +25,7 @@ use super::cache::{CacheStatus, Cached};
 use super::detect::WasmKind;
 use super::runtime::Runtime;
 use super::known::{self, Known};
-use super::linker::{is_granted, is_granted_module_import};
+use super::linker::{grant_needed, is_granted, is_granted_module_import};
 use super::sandbox::{ComponentState, ModuleState};
 use super::stamp::Stamp;
 use crate::bounded_read::ReadError;
@@ -77,6 +77,9 @@ pub struct Compiled {
     pub(super) cache: CacheStatus,
     pub(super) digest: [u8; 32],
     pub(super) ungranted: Vec<String>,
+    /// Imports of capability interfaces (wasi:http, wasi:keyvalue): what they
+    /// do depends on each hook's grants.
+    pub(super) capability_imports: Vec<String>,
     pub(super) entry: Entry,
     /// What a call needs of the engine (not the [`WasmEngine`] itself, which
     /// holds this module: that would be a cycle).
@@ -139,20 +142,20 @@ impl Compiled {
                 (known, code, cache)
             }
         };
-        let (entry, ungranted) = match code {
+        let (entry, ungranted, capability_imports) = match code {
             Code::Component(component) => {
-                let ungranted = component
+                let (capabilities, ungranted): (Vec<String>, Vec<String>) = component
                     .component_type()
                     .imports(engine.wasmtime())
                     .map(|(name, _)| name.to_owned())
                     .filter(|name| !is_granted(name))
-                    .collect();
+                    .partition(|name| grant_needed(name).is_some());
                 let pre = engine
                     .component_linker()
                     .instantiate_pre(&component)
                     .map_err(PluginLoadError::ComponentImports)?;
                 let pre = CommandPre::new(pre).map_err(PluginLoadError::NoRun)?;
-                (Entry::Component(pre), ungranted)
+                (Entry::Component(pre), ungranted, capabilities)
             }
             Code::Module(module) => {
                 if module.get_export("_start").is_none() {
@@ -167,7 +170,7 @@ impl Compiled {
                     .module_linker()
                     .instantiate_pre(&module)
                     .map_err(PluginLoadError::ModuleImports)?;
-                (Entry::Module(pre), ungranted)
+                (Entry::Module(pre), ungranted, Vec::new())
             }
         };
         Ok(Compiled {
@@ -175,6 +178,7 @@ impl Compiled {
             cache,
             digest: known.digest,
             ungranted,
+            capability_imports,
             entry,
             engine: engine.wasmtime().clone(),
             slots: Arc::clone(engine.slots()),

@@ -16,11 +16,17 @@ use wasmtime_wasi::I32Exit;
 
 #[cfg(feature = "internals")]
 use super::cache::CacheStatus;
+use wasmtime_wasi_http::WasiHttpCtx;
+
+use super::http_grant::HttpGrant;
+use super::keyvalue::{KeyValue, LazyStore};
 use super::limits::Limiter;
+use super::logging::CallLogs;
 use super::module::{Compiled, Entry};
 use super::preopen::PreopenError;
 use super::sandbox::{ComponentState, MAX_GUEST_HANDLES, ModuleState, context};
-use crate::config::PluginConfig;
+use crate::config::{HostPattern, PluginConfig};
+use crate::state::StoreIdentity;
 use crate::runner::{HookFailure, LoadError, RawOutcome, RunContext, Status};
 
 
@@ -29,6 +35,8 @@ pub struct Plugin {
     config: PluginConfig,
     program: String,
     compiled: Arc<Compiled>,
+    hosts: Arc<[HostPattern]>,
+    store: Option<Arc<LazyStore>>,
 }
 
 impl std::fmt::Debug for Plugin {
@@ -78,7 +86,40 @@ impl Plugin {
             config: config.clone(),
             program,
             compiled,
+            hosts: config.grants.allowed_hosts.clone().into(),
+            store: None,
         })
+    }
+
+    /// Gives a plugin granted `state` its store under `dir` (opened on first use);
+    /// `None`: no state dir, so its `open` fails with an error value.
+    pub fn with_state_dir(mut self, dir: Option<&std::path::Path>) -> Plugin {
+        let (Some(grant), Some(identity)) =
+            (&self.config.grants.state, StoreIdentity::of(&self.config))
+        else {
+            return self;
+        };
+        self.store = Some(Arc::new(LazyStore::new(dir, identity, grant.max_bytes)));
+        self
+    }
+
+    /// Imports this plugin makes whose grant it lacks, each with the setting to
+    /// add: `wasi:http` without `allowedHosts`, `wasi:keyvalue` without `state`.
+    /// (They are linked anyway — every request or `open` then fails with an error
+    /// value — since toolchains import interfaces their code never calls.)
+    pub fn missing_grants(&self) -> Vec<(String, &'static str)> {
+        self.compiled
+            .capability_imports
+            .iter()
+            .filter_map(|import| {
+                let needs = super::linker::grant_needed(import)?;
+                let granted = match needs {
+                    super::linker::Grant::AllowedHosts => !self.hosts.is_empty(),
+                    super::linker::Grant::State => self.config.grants.state.is_some(),
+                };
+                (!granted).then(|| (import.clone(), needs.setting()))
+            })
+            .collect()
     }
 
     /// Whether both run the same compiled module (the same file, loaded once).
@@ -120,7 +161,8 @@ impl Plugin {
                 return RawOutcome::failed(HookFailure::Load(LoadError::Sandbox(Arc::new(e))));
             }
         };
-        let call = self.call(builder);
+        let logs = CallLogs::default();
+        let call = self.call(builder, &logs);
         let (status, fuel_used) = match tokio::time::timeout(timeout, call).await {
             Ok(done) => done,
             Err(_) => (Status::Failed(HookFailure::Timeout(timeout)), None),
@@ -132,11 +174,16 @@ impl Plugin {
             duration: start.elapsed(),
             queued,
             fuel_used,
+            logs: logs.take(),
         }
     }
 
     /// One call: its status and the fuel it burned.
-    async fn call(&self, mut builder: wasmtime_wasi::WasiCtxBuilder) -> (Status, Option<u64>) {
+    async fn call(
+        &self,
+        mut builder: wasmtime_wasi::WasiCtxBuilder,
+        logs: &CallLogs,
+    ) -> (Status, Option<u64>) {
         let limiter = Limiter::new(self.config.memory_limit);
         match &self.compiled.entry {
             Entry::Component(pre) => {
@@ -146,6 +193,12 @@ impl Plugin {
                     wasi: builder.build(),
                     table,
                     limiter,
+                    logs: logs.clone(),
+                    kv: KeyValue {
+                        store: self.store.clone(),
+                    },
+                    http: HttpGrant::new(Arc::clone(&self.hosts), logs.clone()),
+                    http_ctx: WasiHttpCtx::new(),
                 };
                 let mut store = self.store(state, |s| &mut s.limiter);
                 let result = async {

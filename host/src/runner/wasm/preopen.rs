@@ -113,6 +113,7 @@ mod tests {
                 writable: false,
             }],
             args: Vec::new(),
+            grants: Default::default(),
         }
     }
 

@@ -108,6 +108,10 @@ pub struct EngineOptions {
     /// this much address space per memory slot. Set by the hook system from the
     /// plugins' `memoryLimit`s.
     pub max_memory: u64,
+    /// Where plugins granted `state` keep their stores (`HOOKHOST_STATE_DIR`
+    /// overrides the default, see [`crate::state::state_dir`]); `None`: nowhere,
+    /// and such a plugin's `open` fails with an error value.
+    pub state_dir: Option<std::path::PathBuf>,
 }
 
 impl Default for EngineOptions {
@@ -122,6 +126,7 @@ impl Default for EngineOptions {
             slots: DEFAULT_SLOTS,
             cache_dir,
             max_memory: crate::config::DEFAULT_MEMORY_LIMIT,
+            state_dir: crate::state::state_dir(),
         }
     }
 }

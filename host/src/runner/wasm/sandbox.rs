@@ -17,7 +17,12 @@ use wasmtime_wasi::p1::WasiP1Ctx;
 use wasmtime_wasi::p2::pipe::MemoryInputPipe;
 use wasmtime_wasi::{FsPerms, WasiCtx, WasiCtxBuilder, WasiCtxView, WasiView};
 
+use wasmtime_wasi_http::{WasiHttpCtx, WasiHttpCtxView, WasiHttpView};
+
+use super::http_grant::HttpGrant;
+use super::keyvalue::KeyValue;
 use super::limits::Limiter;
+use super::logging::CallLogs;
 
 /// The most resources (open files and directories, streams, pollables) one call may
 /// hold at once. Open files are host descriptors: without a cap, one plugin with a
@@ -35,6 +40,24 @@ pub struct ComponentState {
     pub table: ResourceTable,
     /// Memory and table limits.
     pub limiter: Limiter,
+    /// Lines logged through `wasi:logging` (and about the grants).
+    pub logs: CallLogs,
+    /// The `state` grant (`wasi:keyvalue`).
+    pub kv: KeyValue,
+    /// The `allowedHosts` grant (`wasi:http`).
+    pub http: HttpGrant,
+    /// wasmtime-wasi-http's per-call context.
+    pub http_ctx: WasiHttpCtx,
+}
+
+impl WasiHttpView for ComponentState {
+    fn http(&mut self) -> WasiHttpCtxView<'_> {
+        WasiHttpCtxView {
+            ctx: &mut self.http_ctx,
+            table: &mut self.table,
+            hooks: &mut self.http,
+        }
+    }
 }
 
 impl WasiView for ComponentState {

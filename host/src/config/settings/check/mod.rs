@@ -18,6 +18,7 @@ pub(super) mod group;
 pub(super) mod hook;
 pub(super) mod http;
 pub(super) mod plugin;
+mod grants;
 pub(super) mod prompt;
 pub(super) mod report;
 

@@ -37,6 +37,7 @@ pub(super) fn config(at: &str, hook: HookSettings, report: &mut Report<'_>) -> O
     let env = env(at, hook.env, report, &mut ok);
     let args = args(at, hook.args, report, &mut ok);
     let preopens = preopens(at, hook.preopens, report, &mut ok);
+    let grants = super::grants::grants(at, hook.allowed_hosts, hook.state, report, &mut ok);
     let path = path?;
     ok.then(|| {
         HookKind::Plugin(PluginConfig {
@@ -48,6 +49,7 @@ pub(super) fn config(at: &str, hook: HookSettings, report: &mut Report<'_>) -> O
             env,
             preopens,
             args,
+            grants,
         })
     })
 }

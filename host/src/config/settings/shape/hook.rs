@@ -9,7 +9,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use super::field::{Field, Section};
-use super::plugin::{PreopenSettings, VerifySettings};
+use super::plugin::{PreopenSettings, StateShape, VerifySettings};
 use super::value::Count;
 use crate::config::spec::{FailurePolicy, HookMode};
 
@@ -39,7 +39,7 @@ const COMMAND_KEYS: [&str; 7] = [
     "commandWindows",
 ];
 /// The keys of a plugin hook, besides the common ones.
-const PLUGIN_KEYS: [&str; 9] = [
+const PLUGIN_KEYS: [&str; 11] = [
     "path",
     "source",
     "verify",
@@ -49,6 +49,8 @@ const PLUGIN_KEYS: [&str; 9] = [
     "env",
     "preopens",
     "args",
+    "allowedHosts",
+    "state",
 ];
 /// The keys of an http hook, besides the common ones.
 const HTTP_KEYS: [&str; 3] = ["url", "headers", "allowedEnvVars"];
@@ -236,6 +238,15 @@ pub(crate) struct HookSettings {
     /// A command hook's arguments (exec form: `command` is the program, no shell);
     /// a plugin's arguments after the program name (argv[0] is the file name).
     pub(crate) args: Field<Option<Vec<Field<String>>>>,
+    /// Hosts the plugin may send HTTP(S) requests to through wasi:http:
+    /// "api.example.com" (ports 80 and 443), "127.0.0.1:8080", "*.corp.example",
+    /// or an address range "10.0.0.0/8" that listed names may resolve into.
+    /// Default: none.
+    pub(crate) allowed_hosts: Field<Option<Vec<Field<String>>>>,
+    /// A private persistent key-value store through wasi:keyvalue: true, or
+    /// {"maxBytes": N} (default 1048576). Default: none.
+    #[schemars(with = "Option<StateShape>")]
+    pub(crate) state: Field<Option<Value>>,
 }
 
 impl HookSettings {
@@ -260,6 +271,8 @@ impl HookSettings {
             ("env", self.env.is_absent()),
             ("preopens", self.preopens.is_absent()),
             ("args", self.args.is_absent()),
+            ("allowedHosts", self.allowed_hosts.is_absent()),
+            ("state", self.state.is_absent()),
             ("url", self.url.is_absent()),
             ("headers", self.headers.is_absent()),
             ("allowedEnvVars", self.allowed_env_vars.is_absent()),

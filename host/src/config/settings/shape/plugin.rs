@@ -18,6 +18,28 @@ pub(crate) struct VerifySettings {
     pub(crate) key: Field<String>,
 }
 
+/// The schema of `state` (checked by hand: `true`, `false` or the object).
+#[derive(JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+pub(crate) enum StateShape {
+    /// `true`: a store of the default size; `false`: none.
+    Flag(bool),
+    /// A store of at most `maxBytes`.
+    Limited(StateLimits),
+}
+
+/// `state` given as an object.
+#[derive(JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(deny_unknown_fields)]
+#[allow(dead_code)]
+pub(crate) struct StateLimits {
+    /// The most bytes (keys plus values) the store may hold (default 1048576).
+    #[schemars(range(min = 1))]
+    max_bytes: Option<u64>,
+}
+
 /// A host directory the guest may open.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(default)]
