@@ -106,6 +106,10 @@ pub enum ListedKind {
         source: Option<String>,
         /// Why it cannot run, if it cannot.
         not_runnable: Option<String>,
+        /// Its network and state grants, one line each (empty: none).
+        grants: Vec<String>,
+        /// Its store's file, when it is granted state and has a state dir.
+        store: Option<PathBuf>,
     },
     /// An HTTP endpoint.
     Http {
@@ -230,8 +234,22 @@ fn kind(hook: &RunnableHook, project_dir: &Path) -> ListedKind {
                 Runner::Broken(failure) => Some(failure.to_string()),
                 _ => None,
             },
+            grants: p.grants.describe(),
+            store: store_file(p),
         },
     }
+}
+
+/// The file of a plugin's store, if it is granted one.
+#[cfg(feature = "plugins")]
+fn store_file(plugin: &crate::config::PluginConfig) -> Option<PathBuf> {
+    let identity = crate::state::StoreIdentity::of(plugin)?;
+    Some(identity.file(&crate::state::state_dir()?))
+}
+
+#[cfg(not(feature = "plugins"))]
+fn store_file(_plugin: &crate::config::PluginConfig) -> Option<PathBuf> {
+    None
 }
 
 /// A `source` module: reference, digest and where it is pinned or locked, the
@@ -409,6 +427,8 @@ impl fmt::Display for ListedKind {
                 pinned,
                 source,
                 not_runnable,
+                grants,
+                store,
             } => {
                 let pin = if *pinned { "pinned" } else { "not pinned" };
                 writeln!(
@@ -418,6 +438,15 @@ impl fmt::Display for ListedKind {
                 )?;
                 if let Some(source) = source {
                     writeln!(f, "        {source}")?;
+                }
+                if grants.is_empty() {
+                    writeln!(f, "        grants: no network, no state")?;
+                }
+                for grant in grants {
+                    writeln!(f, "        grant {grant}")?;
+                }
+                if let Some(store) = store {
+                    writeln!(f, "        store: {}", store.display())?;
                 }
                 if let Some(failure) = not_runnable {
                     writeln!(f, "        NOT RUNNABLE: {failure}")?;

@@ -166,6 +166,11 @@ pub(super) enum Command {
         /// The trace file (default: $HOOKHOST_TRACE).
         file: Option<PathBuf>,
     },
+    /// Plugins' persistent stores (the `state` grant): list, show, clear.
+    State {
+        #[command(subcommand)]
+        command: super::state::StateCommand,
+    },
     /// Plugin tools.
     Plugin {
         #[command(subcommand)]

@@ -12,6 +12,7 @@ mod new;
 mod registry;
 mod replay;
 mod serve;
+mod state;
 #[cfg(feature = "otel")]
 mod telemetry;
 mod trace_report;
@@ -115,6 +116,7 @@ fn run(command: Command) -> Outcome {
         Command::Test { dir, settings } => replay::run(&dir, &settings),
         Command::Check { settings } => check::run(&settings),
         Command::Trace { file } => trace_report::run(file.as_deref()),
+        Command::State { command } => state::run(&command),
         Command::Serve {
             settings,
             socket,

@@ -155,7 +155,10 @@ fn source_problem(config: &PluginConfig) -> Option<String> {
     config.source.as_ref().and_then(|s| s.problem.clone())
 }
 
-/// What a plugin is granted, as canonical JSON (env sorted by name).
+/// What a plugin is granted, as canonical JSON (env sorted by name). Network and
+/// state appear only when granted, so approvals made before they existed stay
+/// valid for plugins that have neither; adding a host or state to an approved
+/// plugin changes the key and needs a new approval.
 fn grants(config: &PluginConfig) -> String {
     let mut env: Vec<&(String, String)> = config.env.iter().collect();
     env.sort();
@@ -170,7 +173,21 @@ fn grants(config: &PluginConfig) -> String {
             |p| json!({"host": p.host.to_string_lossy(), "guest": p.guest, "writable": p.writable}),
         )
         .collect();
-    json!({"preopens": preopens, "env": env, "args": config.args}).to_string()
+    let mut grants = json!({"preopens": preopens, "env": env, "args": config.args});
+    if !config.grants.allowed_hosts.is_empty() {
+        let mut hosts: Vec<String> = config
+            .grants
+            .allowed_hosts
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        hosts.sort();
+        grants["allowedHosts"] = json!(hosts);
+    }
+    if let Some(state) = &config.grants.state {
+        grants["state"] = json!({"maxBytes": state.max_bytes});
+    }
+    grants.to_string()
 }
 
 /// Why a plugin cannot be reviewed (the caller names the plugin).

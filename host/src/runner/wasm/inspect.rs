@@ -10,7 +10,7 @@ use sha2::{Digest, Sha256};
 use super::detect::{WasmKind, imports};
 use super::engine::WasmEngine;
 use super::runtime::EngineOptions;
-use super::linker::{is_granted, is_granted_module_import};
+use super::linker::{Grant, grant_needed, is_granted, is_granted_module_import};
 use crate::config::{DEFAULT_FUEL, DEFAULT_MEMORY_LIMIT, PluginConfig};
 
 /// What [`inspect_plugin`] found.
@@ -90,15 +90,30 @@ pub fn inspect_plugin(file: &Path) -> std::io::Result<PluginInspection> {
 fn grant(kind: WasmKind, name: &str) -> &'static str {
     match kind {
         WasmKind::Component if is_granted(name) => "granted",
-        WasmKind::Component if name.starts_with("wasi:sockets/") => {
-            "linked, network denied (every call fails)"
-        }
-        WasmKind::Component => "not provided",
+        WasmKind::Component => match grant_needed(name) {
+            Some(Grant::AllowedHosts) => {
+                "linked; needs the hook's \"allowedHosts\" (without it every request is denied)"
+            }
+            Some(Grant::State) => {
+                "linked; needs the hook's \"state\" (without it every open is denied)"
+            }
+            None => other_component_import(name),
+        },
         WasmKind::Module => match name.split_once("::") {
             Some((module, function)) if is_granted_module_import(module, function) => "granted",
             Some(("wasi_snapshot_preview1", _)) => "linked, network denied (every call fails)",
             _ => "not provided",
         },
+    }
+}
+
+/// What hookhost links for a component import that is neither granted nor a
+/// capability.
+fn other_component_import(name: &str) -> &'static str {
+    if name.starts_with("wasi:sockets/") {
+        "linked, network denied (every call fails; use wasi:http and \"allowedHosts\")"
+    } else {
+        "not provided"
     }
 }
 
