@@ -113,6 +113,7 @@ pub fn hook_output(data: &[u8]) {
         duration: Duration::from_millis(1),
         queued: Duration::ZERO,
         fuel_used: None,
+        logs: Default::default(),
     };
     let result = hook.settle(raw);
     assert_eq!(result.hook_name, "fuzz.sh");

@@ -156,11 +156,16 @@ where
 {
     let (mut sender, connection) = hyper::client::conn::http1::handshake(io).await?;
     let mut connection = Box::pin(connection);
-    let response = tokio::select! {
-        response = sender.send_request(request) => response?,
+    let mut send = std::pin::pin!(sender.send_request(request));
+    // The connection must be driven while the response is awaited. A server that
+    // answers and closes ends the connection as the response arrives: then the
+    // response is already there to take.
+    let (response, connection) = tokio::select! {
+        biased;
+        response = &mut send => (response?, Some(connection)),
         ended = &mut connection => {
             ended?;
-            return Err(Error::HttpResponseIncomplete);
+            (send.await?, None)
         }
     };
     let response = response.map(|body| {
@@ -172,7 +177,12 @@ where
         }
         .boxed_unsync()
     });
-    let io: IoFuture = Box::new(async move { connection.await.map_err(Error::from) });
+    let io: IoFuture = Box::new(async move {
+        match connection {
+            Some(connection) => connection.await.map_err(Error::from),
+            None => Ok(()),
+        }
+    });
     Ok((response, io))
 }
 
