@@ -73,11 +73,12 @@ install() {
 total=$SECONDS
 step "install (pip, npm, apt as needed)" install
 step "python (componentize-py $COMPONENTIZE_PY)" python/build.sh
+step "python-state (componentize-py, hook-with-state)" python-state/build.sh
 step "js (ComponentizeJS, npm install on first run)" js/build.sh
 step "zig (Zig $ZIG, wasm32-wasi)" zig/build.sh
 step "go (Go $GO, GOOS=wasip1)" go/build.sh
 step "c (clang $(clang -dumpversion) + wasi-libc, wasm32-wasi)" c/build.sh
-for lang in python js zig go c; do
+for lang in python python-state js zig go c; do
   printf '%-8s %10s bytes  %s\n' "$lang" "$(wc -c <"$lang/policy.wasm")" "examples/$lang/policy.wasm"
 done
 echo "build-languages: $((SECONDS - total)) s"

@@ -15,7 +15,14 @@ component alike. It gives a policy what the Rust SDK (``hookhost-guest``) gives:
 - :func:`download_into_shell`: whether a shell command line runs something
   downloaded as code (``curl … | sh``, ``bash <(curl …)``,
   ``sh -c "$(curl …)"``, ``c=curl; $c … | sh``), from a quote-aware parse of
-  the command line, not a regular expression.
+  the command line, not a regular expression;
+- :func:`log`: a structured log line for the host's trace (``wasi:logging``,
+  every plugin may log), a ``[info] context: message`` line on stderr
+  natively;
+- :func:`open_bucket`: the plugin's private, persistent key-value store
+  (``wasi:keyvalue``; the hook needs ``"state": true`` and the component must
+  be built with ``-w hookhost:plugin/hook-with-state``), as a :class:`Bucket`
+  with text, JSON and counter helpers; failures raise :class:`StateError`.
 
 Plugins always receive hookhost's canonical input, whatever settings file
 declares them: ``hook_event_name`` is ``BeforeTool``, ``AfterTool``, … and
@@ -30,7 +37,9 @@ never raises: unbalanced quotes and parentheses parse as far as they go.
 
 from __future__ import annotations
 
+import json
 import re
+import sys
 from dataclasses import dataclass, field
 
 # ---------------------------------------------------------------------------
@@ -834,3 +843,177 @@ def _simple_runs_download(command, depth):
             if reason:
                 return reason
     return None
+
+
+# ---------------------------------------------------------------------------
+# Logging and state (wasi:logging, wasi:keyvalue)
+
+# The component's bindings, when this module runs inside a component whose
+# world has them. componentize-py imports modules at build time and the
+# component has no file system afterwards, so these imports must happen here,
+# at the top level. Natively (the unit tests), or in a component whose world
+# lacks the interface (`hook` has no state), they are None and nothing else is
+# needed.
+try:
+    from wit_world.imports import logging as _wasi_logging
+except ImportError:
+    _wasi_logging = None
+try:
+    from wit_world.imports import store as _wasi_store
+except ImportError:
+    _wasi_store = None
+
+LEVELS = ("trace", "debug", "info", "warn", "error", "critical")
+
+
+def log_line(level, context, message):
+    """The stderr line :func:`log` writes outside a component."""
+    return f"[{level}] {context}: {message}\n" if context else f"[{level}] {message}\n"
+
+
+def log(level, context, message):
+    """Emits one log line: ``level`` is one of :data:`LEVELS`, ``context`` groups
+    related lines (a rule name), ``message`` is the text.
+
+    Inside a component it goes through ``wasi:logging`` to the host's trace
+    (``hookhost fire --explain``); elsewhere it is a line on stderr.
+    """
+    if level not in LEVELS:
+        raise ValueError(f"log level {level!r} is not one of {', '.join(LEVELS)}")
+    if _wasi_logging is not None:
+        _wasi_logging.log(getattr(_wasi_logging.Level, level.upper()), context, message)
+    else:
+        sys.stderr.write(log_line(level, context, message))
+
+
+class StateError(Exception):
+    """A state operation failed.
+
+    ``kind`` is ``"access-denied"`` (the hook has no ``"state"`` grant),
+    ``"quota"`` (the store is full), ``"no-such-store"``, ``"other"``,
+    ``"decode"`` (a stored value is not what the accessor expected) or
+    ``"unsupported"`` (no ``wasi:keyvalue`` in this build).
+    """
+
+    def __init__(self, kind, message):
+        super().__init__(message)
+        self.kind = kind
+
+
+def state_error(value):
+    """The :class:`StateError` for a ``wasi:keyvalue/store.error`` value."""
+    name = type(value).__name__
+    if name.endswith("AccessDenied"):
+        return StateError("access-denied", 'state access denied: the hook\'s settings must grant it '
+                          'with "state": true (or "state": {"maxBytes": N})')
+    if name.endswith("NoSuchStore"):
+        return StateError("no-such-store", "state store not found")
+    text = str(getattr(value, "value", value))
+    if "quota" in text.lower():
+        return StateError("quota", f"state store full: {text}")
+    return StateError("other", f"state store error: {text}")
+
+
+def _call(function, *args):
+    """Calls a binding, turning its error result (componentize-py raises
+    ``componentize_py_types.Err(value)``) into a :class:`StateError`."""
+    try:
+        return function(*args)
+    except Exception as error:  # noqa: BLE001 - re-raised unless it is a WIT error
+        if type(error).__name__ != "Err" or not hasattr(error, "value"):
+            raise
+        raise state_error(error.value) from None
+
+
+class Bucket:
+    """A named bucket of the plugin's store; values are bytes. Use
+    :func:`open_bucket`."""
+
+    def __init__(self, handle):
+        self._handle = handle
+
+    def get(self, key):
+        """The value of ``key`` (bytes), or None."""
+        return _call(self._handle.get, key)
+
+    def set(self, key, value):
+        """Sets ``key`` to ``value`` (bytes)."""
+        _call(self._handle.set, key, bytes(value))
+
+    def delete(self, key):
+        """Removes ``key``; nothing happens if it has no value."""
+        _call(self._handle.delete, key)
+
+    def exists(self, key):
+        """Whether ``key`` has a value."""
+        return _call(self._handle.exists, key)
+
+    def keys(self):
+        """Every key of the bucket (all pages of ``list-keys``)."""
+        keys, cursor = [], None
+        while True:
+            page = _call(self._handle.list_keys, cursor)
+            keys.extend(page.keys)
+            if page.cursor is None or page.cursor == cursor:
+                return keys
+            cursor = page.cursor
+
+    def get_text(self, key):
+        """The value of ``key`` as UTF-8 text, or None."""
+        value = self.get(key)
+        if value is None:
+            return None
+        try:
+            return bytes(value).decode("utf-8")
+        except UnicodeDecodeError:
+            raise StateError("decode", f"state key {key!r}: the value is not UTF-8") from None
+
+    def set_text(self, key, text):
+        """Sets ``key`` to ``text`` (UTF-8)."""
+        self.set(key, text.encode("utf-8"))
+
+    def get_json(self, key, default=None):
+        """The value of ``key`` decoded from JSON, or ``default``."""
+        text = self.get_text(key)
+        if text is None:
+            return default
+        try:
+            return json.loads(text)
+        except ValueError as error:
+            raise StateError("decode", f"state key {key!r}: the value is not JSON: {error}") from None
+
+    def set_json(self, key, value):
+        """Sets ``key`` to ``value`` encoded as JSON."""
+        self.set_text(key, json.dumps(value))
+
+    def counter(self, key):
+        """The counter at ``key`` (decimal text; 0 when unset)."""
+        text = self.get_text(key)
+        if text is None:
+            return 0
+        try:
+            return int(text.strip())
+        except ValueError:
+            raise StateError("decode", f"state key {key!r}: the value is not a counter") from None
+
+    def increment(self, key):
+        """Adds one to the counter at ``key`` and returns the new value (not
+        atomic across concurrent runs of the plugin)."""
+        value = self.counter(key) + 1
+        self.set_text(key, str(value))
+        return value
+
+
+def open_bucket(name="", store=None):
+    """Opens the bucket ``name`` of the plugin's store (``""`` is the default).
+
+    ``store`` is the ``wasi:keyvalue/store`` binding module; by default the
+    component's own (``wit_world.imports.store``). Raises :class:`StateError`:
+    ``access-denied`` without the hook's ``"state"`` grant, ``unsupported``
+    when the component was not built against a world with state.
+    """
+    store = store if store is not None else _wasi_store
+    if store is None:
+        raise StateError("unsupported", "state needs a component built with "
+                         "-w hookhost:plugin/hook-with-state (or hook-with-capabilities)")
+    return Bucket(_call(store.open, name))

@@ -74,5 +74,110 @@ class ShellTest(unittest.TestCase):
             g.download_into_shell(text)
 
 
+class _Err(Exception):
+    """Stands in for componentize_py_types.Err, which the bindings raise."""
+
+    def __init__(self, value):
+        super().__init__(value)
+        self.value = value
+
+
+_Err.__name__ = "Err"
+
+
+class Error_AccessDenied:
+    pass
+
+
+class Error_Other:
+    def __init__(self, value):
+        self.value = value
+
+
+class _Page:
+    def __init__(self, keys, cursor):
+        self.keys, self.cursor = keys, cursor
+
+
+class _FakeBucket:
+    """A bucket of a fake wasi:keyvalue binding, two keys per page."""
+
+    def __init__(self, limit=None):
+        self.data, self.limit = {}, limit
+
+    def get(self, key):
+        return self.data.get(key)
+
+    def set(self, key, value):
+        if self.limit is not None and len(value) > self.limit:
+            raise _Err(Error_Other("quota exceeded: 1 store of 8 bytes"))
+        self.data[key] = value
+
+    def delete(self, key):
+        self.data.pop(key, None)
+
+    def exists(self, key):
+        return key in self.data
+
+    def list_keys(self, cursor):
+        keys = sorted(self.data)
+        start = cursor or 0
+        page = keys[start:start + 2]
+        return _Page(page, start + 2 if start + 2 < len(keys) else None)
+
+
+class _FakeStore:
+    def __init__(self, granted=True, limit=None):
+        self.granted, self.bucket = granted, _FakeBucket(limit)
+
+    def open(self, name):
+        if not self.granted:
+            raise _Err(Error_AccessDenied())
+        return self.bucket
+
+
+class CapabilitiesTest(unittest.TestCase):
+    def test_log_falls_back_to_stderr_lines(self):
+        self.assertEqual(g.log_line("info", "allowlist", "ok"), "[info] allowlist: ok\n")
+        self.assertEqual(g.log_line("warn", "", "no context"), "[warn] no context\n")
+        with self.assertRaises(ValueError):
+            g.log("loud", "c", "m")
+
+    def test_state_is_unsupported_without_the_binding(self):
+        with self.assertRaises(g.StateError) as caught:
+            g.open_bucket("")
+        self.assertEqual(caught.exception.kind, "unsupported")
+        self.assertIn("hook-with-state", str(caught.exception))
+
+    def test_state_errors_name_the_setting_and_the_quota(self):
+        with self.assertRaises(g.StateError) as caught:
+            g.open_bucket("", store=_FakeStore(granted=False))
+        self.assertEqual(caught.exception.kind, "access-denied")
+        self.assertIn('"state": true', str(caught.exception))
+        bucket = g.open_bucket("", store=_FakeStore(limit=8))
+        with self.assertRaises(g.StateError) as caught:
+            bucket.set("k", b"123456789")
+        self.assertEqual(caught.exception.kind, "quota")
+        self.assertIn("quota", str(caught.exception))
+
+    def test_bucket_helpers(self):
+        bucket = g.open_bucket("", store=_FakeStore())
+        self.assertIsNone(bucket.get_text("missing"))
+        self.assertEqual(bucket.increment("calls:s1"), 1)
+        self.assertEqual(bucket.increment("calls:s1"), 2)
+        self.assertEqual(bucket.counter("calls:s1"), 2)
+        bucket.set_json("files", ["a", "b"])
+        self.assertEqual(bucket.get_json("files"), ["a", "b"])
+        bucket.set_text("t", "héllo")
+        self.assertEqual(bucket.get_text("t"), "héllo")
+        bucket.set("x", b"\xff")
+        with self.assertRaises(g.StateError):
+            bucket.get_text("x")
+        self.assertTrue(bucket.exists("t"))
+        bucket.delete("t")
+        self.assertFalse(bucket.exists("t"))
+        self.assertEqual(bucket.keys(), ["calls:s1", "files", "x"])
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -98,6 +98,48 @@
 //! Handlers are plain functions, so they can be unit-tested natively with
 //! [`handle`], which does everything [`run`] does except the I/O and the exit.
 //!
+//! # Capabilities
+//!
+//! A plugin has no state and no network unless its hook's settings grant
+//! them; logging needs no grant. Each wrapper imports its WASI interface only
+//! when the plugin calls it, so a plugin's import list shows what it uses:
+//!
+//! | module    | WASI interface (world)                                        | grant in the hook's settings            |
+//! |-----------|---------------------------------------------------------------|-----------------------------------------|
+//! | [`log`]   | `wasi:logging/logging@0.1.0-draft` (`hook`)                   | none                                    |
+//! | [`state`] | `wasi:keyvalue/store@0.2.0-draft` (`hook-with-state`)         | `"state": true` or `{"maxBytes": N}`    |
+//! | `http`    | `wasi:http/outgoing-handler@0.2.12` (`hook-with-http`)        | `"allowedHosts": ["api.example.com"]`   |
+//!
+//! - [`log::info`] and friends write structured lines to the host's trace
+//!   (stderr `[info] context: message` on other targets);
+//! - [`state::Bucket`] is a private, persistent key-value store, with text,
+//!   JSON and counter helpers; without the grant it fails with
+//!   [`state::StateError::AccessDenied`], whose message names the setting;
+//! - `http::get` and `http::Request` send requests to the allowed hosts; a
+//!   request to any other host fails with `HttpError::Denied`, and redirects
+//!   are not followed. This module needs the crate's `http` feature (off by
+//!   default; see the module's docs for why).
+//!
+//! State and HTTP exist only in `wasm32-wasip2` builds: natively and on
+//! `wasm32-wasip1` every call returns an error saying so, so a policy can
+//! decide what a missing capability means (fail open, fail closed).
+//!
+//! ```no_run
+//! use hookhost_guest::{HookInput, HookOutput, HookResult, log, register_hook, state::Bucket};
+//!
+//! fn count_shell_calls(input: HookInput) -> HookResult {
+//!     let Some(command) = input.tool_call().and_then(|c| c.shell_command()) else {
+//!         return Ok(HookOutput::allow());
+//!     };
+//!     let key = format!("shell:{}", input.base().session_id);
+//!     let n = Bucket::open("")?.increment(&key)?;
+//!     log::info("count", &format!("shell call {n}: {command}"));
+//!     Ok(HookOutput::allow())
+//! }
+//!
+//! register_hook!(count_shell_calls);
+//! ```
+//!
 //! # Exit status on `wasm32-wasip2`
 //!
 //! Do not call `std::process::exit(2)` on `wasm32-wasip2`: Rust's standard
@@ -108,11 +150,15 @@
 #![deny(missing_docs)]
 
 mod exit;
+#[cfg(feature = "http")]
+pub mod http;
 mod input;
 mod llm;
+pub mod log;
 mod output;
 pub mod secrets;
 pub mod shell;
+pub mod state;
 #[cfg(test)]
 mod tests;
 

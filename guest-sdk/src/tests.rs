@@ -309,3 +309,165 @@ fn tool_call_view_reads_both_dialects() -> TestResult {
     assert!(prompt.tool_call().is_none());
     Ok(())
 }
+
+// ---------------------------------------------------------------------------
+// Capabilities: log, state, http (what can be checked natively).
+
+#[test]
+fn log_falls_back_to_a_stderr_line() {
+    assert_eq!(
+        log::stderr_line(log::Level::Info, "allowlist", "npm left-pad: allowed"),
+        "[info] allowlist: npm left-pad: allowed\n"
+    );
+    assert_eq!(
+        log::stderr_line(log::Level::Warn, "", "no context"),
+        "[warn] no context\n"
+    );
+    let names: Vec<&str> = [
+        log::Level::Trace,
+        log::Level::Debug,
+        log::Level::Info,
+        log::Level::Warn,
+        log::Level::Error,
+        log::Level::Critical,
+    ]
+    .iter()
+    .map(|l| l.as_str())
+    .collect();
+    assert_eq!(
+        names,
+        ["trace", "debug", "info", "warn", "error", "critical"]
+    );
+    // Callable natively: writes to stderr, never panics.
+    log::info("test", "a line");
+}
+
+#[test]
+fn state_is_unsupported_outside_wasip2() {
+    let err = state::Bucket::open("").unwrap_err();
+    assert_eq!(err, state::StateError::Unsupported);
+    assert_eq!(
+        err.to_string(),
+        "state needs the wasm32-wasip2 plugin build"
+    );
+}
+
+#[test]
+fn state_errors_say_what_to_do() {
+    use state::StateError;
+    let denied = StateError::AccessDenied.to_string();
+    assert!(denied.contains("\"state\": true"), "{denied}");
+    assert!(denied.contains("denied"), "{denied}");
+    let quota = StateError::from_other("quota exceeded: 70000 > 65536 bytes".to_owned());
+    assert!(matches!(quota, StateError::Quota(_)));
+    assert!(quota.to_string().contains("quota"), "{quota}");
+    let other = StateError::from_other("key too long".to_owned());
+    assert_eq!(other, StateError::Other("key too long".to_owned()));
+    assert_eq!(other.to_string(), "state store error: key too long");
+}
+
+#[test]
+fn state_decodes_counters_and_json() {
+    assert_eq!(state::decode_counter("k", b"41"), Ok(41));
+    assert_eq!(state::decode_counter("k", b" 7\n"), Ok(7));
+    let bad = state::decode_counter("k", b"many").unwrap_err();
+    assert!(bad.to_string().contains("\"k\""), "{bad}");
+    let list: Vec<String> = state::decode_json("files", br#"["a","b"]"#).unwrap();
+    assert_eq!(list, ["a", "b"]);
+    assert!(state::decode_json::<Vec<String>>("files", b"{").is_err());
+}
+
+#[cfg(feature = "http")]
+mod http_tests {
+    use crate::http::{self, HttpError, Request};
+
+    #[test]
+    fn urls_split_into_scheme_authority_and_path() {
+        let t = http::parse_url("http://127.0.0.1:8080/allow?ecosystem=npm&package=x").unwrap();
+        assert!(!t.https);
+        assert_eq!(t.authority, "127.0.0.1:8080");
+        assert_eq!(t.path_with_query, "/allow?ecosystem=npm&package=x");
+        let t = http::parse_url("HTTPS://api.example.com").unwrap();
+        assert!(t.https);
+        assert_eq!(t.authority, "api.example.com");
+        assert_eq!(t.path_with_query, "/");
+        let t = http::parse_url("https://h?q=1#frag").unwrap();
+        assert_eq!(t.path_with_query, "/?q=1");
+        let t = http::parse_url("https://h/a#frag").unwrap();
+        assert_eq!(t.path_with_query, "/a");
+        for bad in [
+            "api.example.com/x",
+            "ftp://h/x",
+            "http:///x",
+            "http://user:pw@h/",
+            "http://h/a b",
+        ] {
+            assert!(
+                matches!(http::parse_url(bad), Err(HttpError::InvalidUrl { .. })),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn errors_say_what_to_do() {
+        let denied = HttpError::Denied {
+            host: "evil.example".to_owned(),
+        }
+        .to_string();
+        assert_eq!(
+            denied,
+            "HTTP request to evil.example denied: add \"evil.example\" to the hook's \"allowedHosts\""
+        );
+        let failed = HttpError::Request {
+            code: "connection-refused".to_owned(),
+        };
+        assert_eq!(
+            failed.to_string(),
+            "HTTP request failed: connection-refused"
+        );
+        assert!(
+            HttpError::TooLarge { limit: 10 }
+                .to_string()
+                .contains("10 bytes")
+        );
+    }
+
+    #[test]
+    fn http_is_unsupported_outside_wasip2() {
+        assert_eq!(
+            http::get("http://127.0.0.1:8080/").unwrap_err(),
+            HttpError::Unsupported
+        );
+        assert_eq!(
+            HttpError::Unsupported.to_string(),
+            "HTTP needs the wasm32-wasip2 plugin build"
+        );
+        // A URL that could never be sent is reported as such everywhere.
+        assert!(matches!(
+            Request::post("nope").body("x").send(),
+            Err(HttpError::InvalidUrl { .. })
+        ));
+    }
+
+    #[test]
+    fn headers_are_found_case_insensitively() {
+        let headers = vec![
+            ("Content-Type".to_owned(), b"text/plain".to_vec()),
+            ("location".to_owned(), b"http://a/".to_vec()),
+            ("location".to_owned(), b"http://b/".to_vec()),
+        ];
+        assert_eq!(
+            http::find_header(&headers, "content-type"),
+            Some("text/plain")
+        );
+        assert_eq!(http::find_header(&headers, "LOCATION"), Some("http://a/"));
+        assert_eq!(http::find_header(&headers, "etag"), None);
+        let value: crate::Value = http::decode_json(br#"{"allowed":true}"#).unwrap();
+        assert_eq!(value["allowed"], true);
+        assert!(matches!(
+            http::decode_json::<crate::Value>(b"<html>"),
+            Err(HttpError::Decode(_))
+        ));
+    }
+}

@@ -73,7 +73,9 @@ mod text;
 mod trace;
 
 pub use config::{
-    Diagnostic, ServeLimits, SettingsFormat, SettingsSource, Severity, SourceKind, settings_schema,
+    DEFAULT_STATE_MAX_BYTES, Diagnostic, Grants, HostPattern, HostPatternError,
+    MAX_STATE_MAX_BYTES, ServeLimits, SettingsFormat, SettingsSource, Severity, SourceKind,
+    StateGrant, settings_schema,
 };
 pub use event::{EVENT_COUNT, HookEvent, UnknownEvent};
 pub use listing::{HookListing, ListedEvent, ListedHook, ListedKind};

@@ -233,6 +233,28 @@ class AgentCase(unittest.TestCase):
         self.assertIn("download-guard: a download (`curl`) is piped into `sh`",
                       "\n".join(self.last_results(r)), r.describe())
 
+    def test_state_policy_hookhost(self):
+        """Issue 30's journey: a policy with state (examples/rust/push-limit, "state": true)
+        remembers across the agent's tool calls — each a separate `hookhost hook`
+        process — that one force push was made, and stops the second with its reason."""
+        wasm = A.guest_wasm("push-limit")
+        if not wasm.exists():
+            raise AssertionError(f"{wasm} missing: build it with cargo test (tests/build.rs)")
+        a = self.agent
+        plugin = {"type": "plugin", "path": str(wasm), "state": True, "args": ["1"],
+                  "timeout": 60 if a.seconds else 60000}
+        r = self.hookhost(
+            lambda ws: {"hooks": {a.pre_tool: [a.group([plugin], matcher=a.shell_tool)]}},
+            lambda ws: Script([
+                shell(f"git push --force origin main 2>/dev/null; touch {ws.marker('first')}"),
+                shell(f"git push --force origin main 2>/dev/null; touch {ws.marker('second')}"),
+            ]))
+        self.check_run(r)
+        self.assertTrue(r.ws.marker("first").exists(), "the first push was stopped\n" + r.describe())
+        self.assertFalse(r.ws.marker("second").exists(), "the second push ran\n" + r.describe())
+        self.assertIn("push-limit: 1 force push already made in this session; the limit is 1",
+                      "\n".join(self.last_results(r)), r.describe())
+
     def test_rewrite(self):
         runs = self.pair(
             lambda ws: self.pre(ws, "rewrite", f"touch {ws.marker('rewritten')}"),

@@ -460,3 +460,47 @@ fn go_policy_follows_the_table() {
 fn c_policy_follows_the_table() {
     check(&C);
 }
+
+/// Issue 30's non-Rust state example: `examples/python-state` counts a
+/// session's tool calls in its private store (`"state": true`) across
+/// processes, reports every 10th, blocks past `MAX_CALLS`, and keeps sessions
+/// apart.
+#[test]
+fn python_state_policy_counts_per_session_across_processes() {
+    const STATE: Example = Example {
+        dir: "python-state",
+        tag: "session-budget",
+        parses_shell: false,
+    };
+    let Some(wasm) = artifact(&STATE) else {
+        return;
+    };
+    let p = Project::new();
+    let hook = json!({"type": "plugin", "path": wasm, "timeout": 30000,
+                      "memoryLimit": 268_435_456, "state": true, "env": {"MAX_CALLS": "11"}});
+    p.settings(json!({"BeforeTool": [{"hooks": [hook]}]}));
+    let call = |session: &str| {
+        let input =
+            json!({"tool_name": "read_file", "tool_input": {"path": "a"}, "session_id": session});
+        fire(&p, "BeforeTool", &input)
+    };
+    for n in 1..=9 {
+        let (code, out, stderr) = call("s-1");
+        assert_eq!(code, 0, "call {n}: {out} {stderr}");
+        assert!(
+            out["finalOutput"]["systemMessage"].is_null(),
+            "call {n}: {out}"
+        );
+    }
+    let (_, out, _) = call("s-1");
+    let message = out["finalOutput"]["systemMessage"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(message.contains("10"), "the 10th call is reported: {out}");
+    assert_eq!(call("s-1").0, 0, "the 11th is within the budget");
+    let (code, out, _) = call("s-1");
+    assert_eq!(code, 2, "the 12th is past the budget: {out}");
+    let reason = out["finalOutput"]["reason"].as_str().unwrap_or_default();
+    assert!(reason.starts_with("session-budget: 11 tool calls"), "{out}");
+    assert_eq!(call("s-2").0, 0, "another session has its own count");
+}

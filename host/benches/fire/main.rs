@@ -4,6 +4,8 @@
 //!   time per fire, and heap allocations per fire counted by the counting global
 //!   allocator (`alloc.rs`; printed, and written to `target/bench-results/alloc.json`);
 //! - `plugin/*`: one echo-policy plugin hook, allow and block paths;
+//! - `grants/*`: the capabilities of issue 30 — granted but unused, a `set` in a
+//!   fire, a `get`+`set` on an open store (`grants.rs`);
 //! - `floor/*`: what the plugin fire is made of — `plugin_run`, the same hook's
 //!   `Plugin::run` alone (store, instance and call, no planning, serialising or
 //!   aggregation); `wasmtime`, the same `.wasm` run by wasmtime and wasmtime-wasi
@@ -21,7 +23,7 @@
 //! - `http/*`: the policy as an `http` hook to a server on 127.0.0.1 (`hook`) next
 //!   to `bare`, the same POST by a hand-written client: the server's own time.
 //!
-//! One file per group (`no_match.rs`, `plugin.rs`, `floor.rs`, `command.rs`,
+//! One file per group (`no_match.rs`, `plugin.rs`, `grants.rs`, `floor.rs`, `command.rs`,
 //! `fanout.rs`, `background.rs`, `http.rs`); `alloc.rs` counts allocations, `bare.rs` runs the policy on
 //! wasmtime alone (for `floor` and `fanout`), `../support` holds the fixtures shared
 //! with the `process` bench. The groups run in the order of `criterion_group!` below
@@ -43,6 +45,7 @@ mod bare;
 mod command;
 mod fanout;
 mod floor;
+mod grants;
 mod http;
 mod no_match;
 mod plugin;
@@ -83,6 +86,7 @@ criterion_group!(
     benches,
     no_match::no_match,
     plugin::plugin,
+    grants::grants,
     floor::floor,
     command::command,
     fanout::fanout,

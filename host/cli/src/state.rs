@@ -61,7 +61,11 @@ pub fn run(command: &StateCommand) -> Outcome {
             let entries = store.entries().map_err(|e| fail(e.to_string()))?;
             println!("{} ({} entries)", file.display(), entries.len());
             for (bucket, key, size) in entries {
-                let bucket = if bucket.is_empty() { "\"\"".to_owned() } else { bucket };
+                let bucket = if bucket.is_empty() {
+                    "\"\"".to_owned()
+                } else {
+                    bucket
+                };
                 println!("  {bucket}  {key}  {size} bytes");
             }
         }
@@ -69,7 +73,11 @@ pub fn run(command: &StateCommand) -> Outcome {
             let chosen = match (id, all) {
                 (_, true) => files.clone(),
                 (Some(id), false) => vec![find(&files, id).map_err(fail)?],
-                (None, false) => return Err(fail("name a store (see `hookhost state list`) or give --all".into())),
+                (None, false) => {
+                    return Err(fail(
+                        "name a store (see `hookhost state list`) or give --all".into(),
+                    ));
+                }
             };
             for file in chosen {
                 open(&file)
@@ -114,6 +122,9 @@ fn find(files: &[PathBuf], id: &str) -> Result<PathBuf, String> {
     match matching.as_slice() {
         [one] => Ok((*one).clone()),
         [] => Err(format!("no store {id:?} (see `hookhost state list`)")),
-        _ => Err(format!("{id:?} names {} stores; give more of the id", matching.len())),
+        _ => Err(format!(
+            "{id:?} names {} stores; give more of the id",
+            matching.len()
+        )),
     }
 }

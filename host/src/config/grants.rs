@@ -23,11 +23,6 @@ pub struct Grants {
 }
 
 impl Grants {
-    /// Whether anything is granted.
-    pub fn is_empty(&self) -> bool {
-        self.allowed_hosts.is_empty() && self.state.is_none()
-    }
-
     /// One line per grant, as `check` and the trust prompt show them.
     pub fn describe(&self) -> Vec<String> {
         let mut lines = Vec::new();
@@ -274,6 +269,7 @@ fn in_range(address: IpAddr, network: IpAddr, prefix: u8) -> bool {
 /// loopback, private, link-local (cloud metadata), shared (CGNAT), unspecified,
 /// multicast or broadcast — so that a name resolving to it must not be followed
 /// unless the address itself is listed (no DNS rebinding into the local network).
+#[cfg_attr(not(feature = "plugins"), allow(dead_code))]
 pub fn is_internal(address: IpAddr) -> bool {
     match canonical(address) {
         IpAddr::V4(v4) => {

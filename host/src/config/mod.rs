@@ -29,8 +29,10 @@ pub use discover::{Compat, discover, discovery_locations};
 pub use expand::PROJECT_DIR_VARS;
 pub use grants::{
     DEFAULT_STATE_MAX_BYTES, Grants, HostPattern, HostPatternError, MAX_STATE_MAX_BYTES, StateGrant,
-    canonical as canonical_address, is_internal as is_internal_address,
 };
+// What only the HTTP grant reads.
+#[cfg(feature = "plugins")]
+pub use grants::{canonical as canonical_address, is_internal as is_internal_address};
 pub use remote::{HookModel, HttpUrlAllowList, ModelProvider};
 pub use spec::{
     CommandConfig, Execution, FailurePolicy, HookKind, HookMode, HookSpec, HttpConfig, ModuleSource,

@@ -64,13 +64,14 @@ pub fn load(
                     plugin.ungranted_imports().join(", ")
                 )));
             }
-            for (import, setting) in plugin.missing_grants() {
+            for (setting, imports) in plugin.missing_grants() {
                 diagnostics.push(Diagnostic::warning(format!(
-                    "{}: {}: {} imports {import} but the hook does not grant it: every \
-                     call fails (add {setting} to the hook to grant it)",
+                    "{}: {}: {} imports {} but the hook does not grant it: every call \
+                     fails (add {setting} to the hook to grant it)",
                     entry.source,
                     entry.location,
                     config.path.display(),
+                    imports.join(", "),
                 )));
             }
             Runner::Plugin(plugin)

@@ -87,7 +87,9 @@ pub struct Store {
 
 impl std::fmt::Debug for Store {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Store").field("path", &self.path).finish_non_exhaustive()
+        f.debug_struct("Store")
+            .field("path", &self.path)
+            .finish_non_exhaustive()
     }
 }
 
@@ -272,9 +274,11 @@ impl Store {
     pub fn summary(&self) -> Result<StoreSummary, StoreError> {
         self.with(|c| {
             let description: String = c
-                .query_row("SELECT value FROM meta WHERE name = 'description'", [], |r| {
-                    r.get(0)
-                })
+                .query_row(
+                    "SELECT value FROM meta WHERE name = 'description'",
+                    [],
+                    |r| r.get(0),
+                )
                 .optional()?
                 .unwrap_or_default();
             let keys: u64 = c.query_row("SELECT count(*) FROM entries", [], |r| r.get(0))?;

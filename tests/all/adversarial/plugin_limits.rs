@@ -29,6 +29,7 @@ fn plugin_config(path: &str, fuel: u64, memory_limit: u64) -> PluginConfig {
         env: Vec::new(),
         preopens: Vec::new(),
         args: Vec::new(),
+        grants: Default::default(),
     }
 }
 

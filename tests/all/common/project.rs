@@ -154,6 +154,9 @@ impl Project {
                 self.outside().join("no-claude-managed"),
             )
             .env_remove("HOOKHOST_LOG")
+            // Plugins' stores live under this test's home, not the machine's.
+            .env_remove("XDG_STATE_HOME")
+            .env_remove("HOOKHOST_STATE_DIR")
             .env_remove("LLXPRT_PROJECT_DIR")
             .env_remove("GEMINI_PROJECT_DIR")
             .env_remove("CLAUDE_PROJECT_DIR");

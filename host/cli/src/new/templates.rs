@@ -102,6 +102,18 @@ pub(super) const GUEST_SDK: &[Template] = &[
         "hookhost-guest/src/tests.rs",
         include_str!("../../../../guest-sdk/src/tests.rs"),
     ),
+    sdk(
+        "hookhost-guest/src/http.rs",
+        include_str!("../../../../guest-sdk/src/http.rs"),
+    ),
+    sdk(
+        "hookhost-guest/src/log.rs",
+        include_str!("../../../../guest-sdk/src/log.rs"),
+    ),
+    sdk(
+        "hookhost-guest/src/state.rs",
+        include_str!("../../../../guest-sdk/src/state.rs"),
+    ),
 ];
 
 /// The plugin world, for toolchains that read WIT (componentize-py, ComponentizeJS).
@@ -130,6 +142,18 @@ pub(super) const WIT: &[Template] = &[
     sdk(
         "wit/deps/sockets/sockets.wit",
         include_str!("../../../../wit/deps/sockets/sockets.wit"),
+    ),
+    sdk(
+        "wit/deps/http/http.wit",
+        include_str!("../../../../wit/deps/http/http.wit"),
+    ),
+    sdk(
+        "wit/deps/keyvalue/store.wit",
+        include_str!("../../../../wit/deps/keyvalue/store.wit"),
+    ),
+    sdk(
+        "wit/deps/logging/logging.wit",
+        include_str!("../../../../wit/deps/logging/logging.wit"),
     ),
 ];
 

@@ -12,7 +12,9 @@
 //! 3. the connection goes to the checked address — there is no second lookup —
 //!    and, for `https`, through rustls with the system's roots;
 //! 4. the response body is cut at [`MAX_RESPONSE_BYTES`] (the guest's stream
-//!    errors with `HTTP-response-body-size`).
+//!    errors with `HTTP-response-body-size`);
+//! 5. the guest's `request-options` connect and first-byte timeouts apply (the
+//!    between-bytes one does not); the hook's `timeout` bounds the whole call.
 //!
 //! wasi:http never follows redirects: a guest that does sends a new request, which
 //! is checked again, so every hop is checked. Denials are error values, never
@@ -89,7 +91,11 @@ impl HttpGrant {
         Ok(allowed)
     }
 
-    async fn send(self, mut request: http::Request<WasiBody>) -> Result<(Response, IoFuture), Error> {
+    async fn send(
+        self,
+        mut request: http::Request<WasiBody>,
+        options: Option<RequestOptions>,
+    ) -> Result<(Response, IoFuture), Error> {
         let uri = request.uri().clone();
         let https = uri.scheme() == Some(&http::uri::Scheme::HTTPS);
         let host = uri
@@ -109,20 +115,20 @@ impl HttpGrant {
             return Err(self.deny(why));
         }
         let addresses = self.addresses(&host, port).await?;
-        let mut last_error = None;
-        let mut stream = None;
-        for address in addresses {
-            match TcpStream::connect(address).await {
-                Ok(s) => {
-                    stream = Some(s);
-                    break;
+        let options = options.unwrap_or_default();
+        let connect = async {
+            let mut last_error = None;
+            for address in addresses {
+                match TcpStream::connect(address).await {
+                    Ok(stream) => return Ok(stream),
+                    Err(e) => last_error = Some(e),
                 }
-                Err(e) => last_error = Some(e),
             }
-        }
-        let Some(stream) = stream else {
-            return Err(last_error.map_or(Error::ConnectionRefused, Error::Connect));
+            Err(last_error.map_or(Error::ConnectionRefused, Error::Connect))
         };
+        // The guest's own timeouts (request-options), within the hook's deadline
+        // which bounds everything anyway.
+        let stream = within(options.connect_timeout, Error::ConnectionTimeout, connect).await?;
         *request.uri_mut() = uri
             .path_and_query()
             .map_or_else(|| http::Uri::from_static("/"), |p| {
@@ -132,14 +138,31 @@ impl HttpGrant {
         if https {
             let name = rustls::pki_types::ServerName::try_from(host.clone())
                 .map_err(|_| Error::HttpRequestUriInvalid)?;
-            let tls = tokio_rustls::TlsConnector::from(tls_config()?)
-                .connect(name, stream)
-                .await
-                .map_err(Error::Tls)?;
-            exchange(TokioIo::new(tls), request, self.logs, target).await
+            let handshake = async {
+                tokio_rustls::TlsConnector::from(tls_config()?)
+                    .connect(name, stream)
+                    .await
+                    .map_err(Error::Tls)
+            };
+            let tls = within(options.connect_timeout, Error::ConnectionTimeout, handshake).await?;
+            let exchange = exchange(TokioIo::new(tls), request, self.logs, target);
+            within(options.first_byte_timeout, Error::ConnectionReadTimeout, exchange).await
         } else {
-            exchange(TokioIo::new(stream), request, self.logs, target).await
+            let exchange = exchange(TokioIo::new(stream), request, self.logs, target);
+            within(options.first_byte_timeout, Error::ConnectionReadTimeout, exchange).await
         }
+    }
+}
+
+/// `work`, failing with `timeout` after `limit` if one is set.
+async fn within<T>(
+    limit: Option<std::time::Duration>,
+    timeout: Error,
+    work: impl Future<Output = Result<T, Error>>,
+) -> Result<T, Error> {
+    match limit {
+        Some(limit) => tokio::time::timeout(limit, work).await.unwrap_or(Err(timeout)),
+        None => work.await,
     }
 }
 
@@ -257,9 +280,9 @@ impl WasiHttpHooks for HttpGrant {
     fn send_request(
         &mut self,
         request: http::Request<WasiBody>,
-        _options: Option<RequestOptions>,
+        options: Option<RequestOptions>,
         _fut: IoFuture,
     ) -> SendFuture {
-        Box::new(self.clone().send(request))
+        Box::new(self.clone().send(request, options))
     }
 }

@@ -103,23 +103,30 @@ impl Plugin {
         self
     }
 
-    /// Imports this plugin makes whose grant it lacks, each with the setting to
-    /// add: `wasi:http` without `allowedHosts`, `wasi:keyvalue` without `state`.
-    /// (They are linked anyway — every request or `open` then fails with an error
-    /// value — since toolchains import interfaces their code never calls.)
-    pub fn missing_grants(&self) -> Vec<(String, &'static str)> {
-        self.compiled
-            .capability_imports
-            .iter()
-            .filter_map(|import| {
-                let needs = super::linker::grant_needed(import)?;
-                let granted = match needs {
-                    super::linker::Grant::AllowedHosts => !self.hosts.is_empty(),
-                    super::linker::Grant::State => self.config.grants.state.is_some(),
-                };
-                (!granted).then(|| (import.clone(), needs.setting()))
-            })
-            .collect()
+    /// The grants this plugin's imports need and its hook lacks, each with the
+    /// setting to add and the imports that need it: `wasi:http` without
+    /// `allowedHosts`, `wasi:keyvalue` without `state`. (They are linked anyway —
+    /// every request or `open` then fails with an error value — since toolchains
+    /// import interfaces their code never calls.)
+    pub fn missing_grants(&self) -> Vec<(&'static str, Vec<String>)> {
+        let mut missing: Vec<(&'static str, Vec<String>)> = Vec::new();
+        for import in &self.compiled.capability_imports {
+            let Some(needs) = super::linker::grant_needed(import) else {
+                continue;
+            };
+            let granted = match needs {
+                super::linker::Grant::AllowedHosts => !self.hosts.is_empty(),
+                super::linker::Grant::State => self.config.grants.state.is_some(),
+            };
+            if granted {
+                continue;
+            }
+            match missing.iter_mut().find(|(setting, _)| *setting == needs.setting()) {
+                Some((_, imports)) => imports.push(import.clone()),
+                None => missing.push((needs.setting(), vec![import.clone()])),
+            }
+        }
+        missing
     }
 
     /// Whether both run the same compiled module (the same file, loaded once).
