@@ -7,6 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 rustup target add wasm32-wasip2 wasm32-wasip1 >/dev/null 2>&1 || true
 cargo test --workspace --locked "$@"
+# The guest SDK's `http` wrapper is behind a feature no workspace member turns on.
+cargo test --locked -p hookhost-guest --features http "$@"
 if [ "${HOOKHOST_SKIP_AGENTS:-}" != 1 ]; then
   cargo build --locked -p hookhost-cli --bin hookhost
   ./scripts/test-agents.sh

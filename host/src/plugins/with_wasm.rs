@@ -64,6 +64,15 @@ pub fn load(
                     plugin.ungranted_imports().join(", ")
                 )));
             }
+            if plugin.grants_unusable() {
+                diagnostics.push(Diagnostic::warning(format!(
+                    "{}: {}: {} is a preview-1 module: \"allowedHosts\" and \"state\" are \
+                     WASI 0.2 interfaces it cannot use (build a component to use them)",
+                    entry.source,
+                    entry.location,
+                    config.path.display(),
+                )));
+            }
             for (setting, imports) in plugin.missing_grants() {
                 diagnostics.push(Diagnostic::warning(format!(
                     "{}: {}: {} imports {} but the hook does not grant it: every call \

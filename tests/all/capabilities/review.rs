@@ -113,3 +113,17 @@ fn bad_grants_name_the_file_the_hook_and_the_field() {
     assert!(text.contains("allowedHosts[1]"), "{text}");
     assert!(text.contains("state.maxBytes"), "{text}");
 }
+
+#[test]
+fn grants_to_a_preview1_module_are_flagged() {
+    let p = Project::new();
+    p.settings(json!({"BeforeTool": [group(vec![json!({
+        "type": "plugin", "path": hookhost_tests::ECHO_POLICY_P1, "state": true
+    })])]}));
+    let checked = p.check(&[]);
+    let text = checked.stdout_text() + &checked.stderr;
+    assert!(
+        text.contains("is a preview-1 module: \"allowedHosts\" and \"state\""),
+        "{text}"
+    );
+}

@@ -181,3 +181,40 @@ fn hookhost_state_lists_shows_and_clears_a_store() {
     );
     assert_eq!(said(&fired), "none");
 }
+
+#[test]
+fn a_corrupt_store_is_an_error_value_naming_the_file_and_the_next_hook_runs() {
+    let p = Project::new();
+    let grant = json!({"state": true});
+    let fired = fire_hooks(
+        &p,
+        vec![capability(&["kv-set", "", "k", "v"], grant.clone())],
+    );
+    assert_eq!(said(&fired), "ok");
+    let listed = state_command(&p, &["list"]);
+    let id = listed
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_owned();
+    let dir = p.home().join(".local/state/hookhost/stores");
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(dir.join(format!("{id}.sqlite{suffix}")));
+    }
+    std::fs::write(dir.join(format!("{id}.sqlite")), vec![0x5a; 8192]).expect("write");
+    let fired = fire_hooks(
+        &p,
+        vec![
+            capability(&["kv-get", "", "k"], grant),
+            crate::common::cmd("echo after"),
+        ],
+    );
+    assert_eq!(fired.code, 0, "{fired:#?}");
+    let answer = said(&fired);
+    assert!(answer.starts_with("error="), "{answer}");
+    assert!(
+        answer.contains(&format!("{id}.sqlite")),
+        "the file is named: {answer}"
+    );
+    assert_eq!(fired.hooks().len(), 2, "the next hook ran");
+}

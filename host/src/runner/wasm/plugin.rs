@@ -103,6 +103,13 @@ impl Plugin {
         self
     }
 
+    /// Whether the hook grants network or state to a preview-1 module, which
+    /// cannot use them (they are WASI 0.2 interfaces).
+    pub fn grants_unusable(&self) -> bool {
+        self.compiled.kind == super::WasmKind::Module
+            && (!self.hosts.is_empty() || self.config.grants.state.is_some())
+    }
+
     /// The grants this plugin's imports need and its hook lacks, each with the
     /// setting to add and the imports that need it: `wasi:http` without
     /// `allowedHosts`, `wasi:keyvalue` without `state`. (They are linked anyway —
