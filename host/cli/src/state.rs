@@ -41,17 +41,24 @@ pub fn run(command: &StateCommand) -> Outcome {
                 println!("no stores in {}", dir.display());
             }
             for file in &files {
-                let summary = open(file)
-                    .and_then(|s| s.summary().map_err(|e| e.to_string()))
-                    .map_err(fail)?;
-                println!(
-                    "{}  {} keys, {} bytes",
-                    id_of(file),
-                    summary.keys,
-                    summary.used
-                );
-                for line in summary.description.lines() {
-                    println!("    {line}");
+                // One unreadable store must not hide the others.
+                match open(file).and_then(|s| s.summary().map_err(|e| e.to_string())) {
+                    Ok(summary) => {
+                        println!(
+                            "{}  {} keys, {} bytes",
+                            id_of(file),
+                            summary.keys,
+                            summary.used
+                        );
+                        for line in summary.description.lines() {
+                            println!("    {line}");
+                        }
+                    }
+                    Err(e) => println!(
+                        "{}  unreadable: {e} (`hookhost state clear {}` removes it)",
+                        id_of(file),
+                        id_of(file)
+                    ),
                 }
             }
         }
@@ -80,10 +87,17 @@ pub fn run(command: &StateCommand) -> Outcome {
                 }
             };
             for file in chosen {
-                open(&file)
-                    .and_then(|s| s.clear().map_err(|e| e.to_string()))
-                    .map_err(fail)?;
-                println!("cleared {}", id_of(&file));
+                match open(&file).and_then(|s| s.clear().map_err(|e| e.to_string())) {
+                    Ok(()) => println!("cleared {}", id_of(&file)),
+                    // Not a store any more (corrupt, truncated): its files go, and
+                    // the plugin's next use creates a new one.
+                    Err(why) => {
+                        remove_store_files(&file).map_err(|e| {
+                            fail(format!("{}: {why}; removing it: {e}", file.display()))
+                        })?;
+                        println!("removed {} (it was unreadable: {why})", id_of(&file));
+                    }
+                }
             }
         }
     }
@@ -93,6 +107,19 @@ pub fn run(command: &StateCommand) -> Outcome {
 fn open(file: &Path) -> Result<Store, String> {
     // The quota only matters to writes; listing and clearing never add bytes.
     Store::open(file, u64::MAX, "").map_err(|e| e.to_string())
+}
+
+/// Removes a store's database and its log and shared-memory files.
+fn remove_store_files(file: &Path) -> std::io::Result<()> {
+    for suffix in ["", "-wal", "-shm"] {
+        let mut name = file.as_os_str().to_owned();
+        name.push(suffix);
+        match std::fs::remove_file(PathBuf::from(name)) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 fn id_of(file: &Path) -> String {

@@ -218,3 +218,38 @@ fn a_corrupt_store_is_an_error_value_naming_the_file_and_the_next_hook_runs() {
     );
     assert_eq!(fired.hooks().len(), 2, "the next hook ran");
 }
+
+#[test]
+fn hookhost_state_lists_and_clears_a_corrupt_store() {
+    let p = Project::new();
+    let grant = json!({"state": true});
+    assert_eq!(
+        said(&fire_hooks(
+            &p,
+            vec![capability(&["kv-set", "", "k", "v"], grant.clone())]
+        )),
+        "ok"
+    );
+    let id = state_command(&p, &["list"])
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_owned();
+    let dir = p.home().join(".local/state/hookhost/stores");
+    for suffix in ["-wal", "-shm"] {
+        let _ = std::fs::remove_file(dir.join(format!("{id}.sqlite{suffix}")));
+    }
+    std::fs::write(dir.join(format!("{id}.sqlite")), vec![0x5a; 8192]).expect("write");
+    let listed = state_command(&p, &["list"]);
+    assert!(listed.contains(&format!("{id}  unreadable:")), "{listed}");
+    let cleared = state_command(&p, &["clear", &id]);
+    assert!(cleared.contains(&format!("removed {id}")), "{cleared}");
+    // The plugin starts afresh.
+    assert_eq!(
+        said(&fire_hooks(
+            &p,
+            vec![capability(&["kv-get", "", "k"], grant)]
+        )),
+        "none"
+    );
+}

@@ -6,7 +6,7 @@
 //! Errors are values: a full store answers `other("quota exceeded: …")`, a
 //! database that cannot be opened `other(<why>)`; nothing traps.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex};
 
 use wasmtime::component::{Resource, ResourceTable};
 
@@ -19,13 +19,14 @@ pub struct BucketHandle {
 }
 
 /// A plugin's store, opened on first use and then kept for the hook's lifetime
-/// (a `serve` process opens each store once).
+/// (a `serve` process opens each store once). A failed open is not remembered:
+/// the next call tries again (after `hookhost state clear`, a full disk freed …).
 #[derive(Debug)]
 pub struct LazyStore {
     path: Option<std::path::PathBuf>,
     identity: StoreIdentity,
     max_bytes: u64,
-    opened: OnceLock<Result<Arc<Store>, String>>,
+    opened: Mutex<Option<Arc<Store>>>,
 }
 
 impl LazyStore {
@@ -35,22 +36,28 @@ impl LazyStore {
             path: dir.map(|dir| identity.file(dir)),
             identity,
             max_bytes,
-            opened: OnceLock::new(),
+            opened: Mutex::new(None),
         }
     }
 
-    fn get(&self) -> Result<&Arc<Store>, Error> {
-        self.opened
-            .get_or_init(|| {
-                let Some(path) = &self.path else {
-                    return Err("no state dir (set HOOKHOST_STATE_DIR)".to_owned());
-                };
-                Store::open(path, self.max_bytes, &self.identity.description)
-                    .map(Arc::new)
-                    .map_err(|e| e.to_string())
-            })
-            .as_ref()
-            .map_err(|e| Error::Other(e.clone()))
+    fn get(&self) -> Result<Arc<Store>, Error> {
+        let mut opened = self
+            .opened
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(store) = &*opened {
+            return Ok(Arc::clone(store));
+        }
+        let Some(path) = &self.path else {
+            return Err(Error::Other(
+                "no state dir (set HOOKHOST_STATE_DIR)".to_owned(),
+            ));
+        };
+        let store = Store::open(path, self.max_bytes, &self.identity.description)
+            .map(Arc::new)
+            .map_err(|e| Error::Other(e.to_string()))?;
+        *opened = Some(Arc::clone(&store));
+        Ok(store)
     }
 }
 
@@ -70,7 +77,7 @@ pub struct KeyValueView<'a> {
 }
 
 impl KeyValueView<'_> {
-    fn bucket(&self, bucket: &Resource<BucketHandle>) -> Result<(&Store, &str), Error> {
+    fn bucket(&self, bucket: &Resource<BucketHandle>) -> Result<(Arc<Store>, &str), Error> {
         let handle = self
             .table
             .get(bucket)
