@@ -225,3 +225,144 @@ fn check_names_the_grant_a_plugin_lacks() {
     assert!(text.contains("\"allowedHosts\""), "{text}");
     assert!(text.contains("\"state\": true"), "{text}");
 }
+
+/// An HTTPS server on 127.0.0.1 (Python's `ssl`, a certificate for the address
+/// signed by a CA made here by `openssl`) answering `secure` for at most 60 s;
+/// its port and the CA's certificate file.
+fn tls_server(p: &Project) -> (std::process::Child, u16, std::path::PathBuf) {
+    let dir = p.outside();
+    let (ca, cert, key) = (
+        dir.join("ca.pem"),
+        dir.join("cert.pem"),
+        dir.join("key.pem"),
+    );
+    let ext = dir.join("leaf.ext");
+    std::fs::write(
+        &ext,
+        "subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\n",
+    )
+    .expect("ext");
+    let openssl = |args: &[&str]| {
+        let made = std::process::Command::new("openssl")
+            .current_dir(&dir)
+            .args(args)
+            .output()
+            .expect("openssl");
+        assert!(
+            made.status.success(),
+            "{}",
+            String::from_utf8_lossy(&made.stderr)
+        );
+    };
+    // A CA of the test's own, and a certificate for 127.0.0.1 it signs.
+    openssl(&[
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-days",
+        "1",
+        "-subj",
+        "/CN=test-ca",
+        "-keyout",
+        "ca.key",
+        "-out",
+        "ca.pem",
+    ]);
+    openssl(&[
+        "req",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-subj",
+        "/CN=127.0.0.1",
+        "-keyout",
+        "key.pem",
+        "-out",
+        "leaf.csr",
+    ]);
+    openssl(&[
+        "x509",
+        "-req",
+        "-in",
+        "leaf.csr",
+        "-CA",
+        "ca.pem",
+        "-CAkey",
+        "ca.key",
+        "-CAcreateserial",
+        "-days",
+        "1",
+        "-extfile",
+        "leaf.ext",
+        "-out",
+        "cert.pem",
+    ]);
+    let script = r#"
+import http.server, ssl, sys, time
+class H(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        self.send_response(200); self.send_header("Content-Length", "6"); self.end_headers()
+        self.wfile.write(b"secure")
+    def log_message(self, *a): pass
+srv = http.server.HTTPServer(("127.0.0.1", 0), H)
+ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER); ctx.load_cert_chain(sys.argv[1], sys.argv[2])
+srv.socket = ctx.wrap_socket(srv.socket, server_side=True)
+srv.timeout = 1
+print(srv.server_address[1], flush=True)
+end = time.time() + 60
+while time.time() < end:
+    try: srv.handle_request()
+    except Exception: pass
+"#;
+    let mut child = std::process::Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .arg(&cert)
+        .arg(&key)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("python3");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut line)
+        .expect("port");
+    (child, line.trim().parse().expect("a port"), ca)
+}
+
+#[test]
+fn https_goes_through_rustls_and_trusts_the_systems_roots_only() {
+    let p = Project::new();
+    let (mut server, port, cert) = tls_server(&p);
+    let url = format!("https://127.0.0.1:{port}/");
+    p.settings(json!({"BeforeTool": [group(vec![capability(
+        &["get", &url],
+        json!({"allowedHosts": [format!("127.0.0.1:{port}")]}),
+    )])]}));
+    let cache = crate::common::cache_dir();
+    let input = json!({"tool_name": "x", "tool_input": {}});
+    // The CA is in the roots (SSL_CERT_FILE, as for every rustls-native-certs user).
+    let trusted = p.fire_with(
+        "BeforeTool",
+        input.clone(),
+        &[],
+        &[
+            ("HOOKHOST_CACHE_DIR", &cache),
+            ("SSL_CERT_FILE", cert.to_str().unwrap_or_default()),
+        ],
+    );
+    // It is not: the handshake fails, an error value.
+    let untrusted = p.fire_with("BeforeTool", input, &[], &[("HOOKHOST_CACHE_DIR", &cache)]);
+    let _ = server.kill();
+    let _ = server.wait();
+    assert_eq!(
+        said(&trusted),
+        "status=200 bytes=6 body=secure",
+        "{trusted:#?}"
+    );
+    let refused = said(&untrusted);
+    assert!(refused.starts_with("error="), "{untrusted:#?}");
+    let logs = untrusted.hooks()[0]["logs"].to_string();
+    assert!(logs.contains("TLS"), "hookhost says why: {logs}");
+}

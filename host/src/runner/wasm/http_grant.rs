@@ -138,11 +138,16 @@ impl HttpGrant {
         if https {
             let name = rustls::pki_types::ServerName::try_from(host.clone())
                 .map_err(|_| Error::HttpRequestUriInvalid)?;
+            let logs = self.logs.clone();
             let handshake = async {
                 tokio_rustls::TlsConnector::from(tls_config()?)
                     .connect(name, stream)
                     .await
-                    .map_err(Error::Tls)
+                    .map_err(|e| {
+                        // The guest sees only `TLS-protocol-error`: say why here.
+                        logs.push("warn", "hookhost", &format!("{target}: TLS: {e}"));
+                        Error::Tls(e)
+                    })
             };
             let tls = within(options.connect_timeout, Error::ConnectionTimeout, handshake).await?;
             let exchange = exchange(TokioIo::new(tls), request, self.logs, target);
