@@ -253,3 +253,51 @@ fn hookhost_state_lists_and_clears_a_corrupt_store() {
         "none"
     );
 }
+
+#[test]
+fn serve_and_one_shot_processes_share_one_store() {
+    let p = Project::new();
+    let grant = json!({"state": true, "timeout": 20000});
+    let by_tool = |tool: &str, args: &[&str]| json!({"matcher": tool, "hooks": [capability(args, grant.clone())]});
+    p.settings(json!({"BeforeTool": [
+        by_tool("set_serve", &["kv-set", "", "who", "serve"]),
+        by_tool("set_fire", &["kv-set", "", "who", "fire"]),
+        by_tool("get", &["kv-get", "", "who"]),
+    ]}));
+    let cache = cache_dir();
+    let mut server = crate::common::Server::start_with(&p, &[], &[("HOOKHOST_CACHE_DIR", &cache)]);
+    let mut ask = |id: &str, tool: &str| {
+        server.send(
+            id,
+            "BeforeTool",
+            json!({"tool_name": tool, "tool_input": {}}),
+        );
+        let answer = server.next();
+        answer["output"]["finalOutput"]["systemMessage"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{answer}"))
+            .to_owned()
+    };
+    let fire = |tool: &str| {
+        let fired = p.fire_with(
+            "BeforeTool",
+            json!({"tool_name": tool, "tool_input": {}}),
+            &[],
+            &[("HOOKHOST_CACHE_DIR", &cache)],
+        );
+        said(&fired)
+    };
+    assert_eq!(ask("1", "set_serve"), "ok");
+    assert_eq!(
+        fire("get"),
+        "value=serve",
+        "a process sees what serve wrote"
+    );
+    assert_eq!(fire("set_fire"), "ok");
+    assert_eq!(
+        ask("2", "get"),
+        "value=fire",
+        "serve sees what a process wrote"
+    );
+    assert_eq!(server.finish().0, 0);
+}
