@@ -34,7 +34,13 @@ fn only_listed_hosts_are_reached_and_a_denial_is_an_error_value() {
     assert_eq!(allowed.only_request().path, "/allow?p=x");
 
     // Another port of the same address is another host.
-    let fired = fire_hooks(&p, vec![capability(&["get", &forbidden.url("/")], grant)]);
+    let fired = fire_hooks(
+        &p,
+        vec![capability(
+            &["get", &forbidden.url("/x?token=s3cret")],
+            grant,
+        )],
+    );
     fired.assert_clean();
     assert!(said(&fired).contains("denied"), "{fired:#?}");
     assert!(
@@ -44,6 +50,10 @@ fn only_listed_hosts_are_reached_and_a_denial_is_an_error_value() {
     // hookhost says why, in the hook's logs.
     let logs = fired.hooks()[0]["logs"].to_string();
     assert!(logs.contains("is not in allowedHosts"), "{logs}");
+    assert!(
+        logs.contains("/x") && !logs.contains("s3cret"),
+        "no query string in logs: {logs}"
+    );
 
     // No grant at all: denied, and the next hook still runs.
     let fired = fire_hooks(

@@ -105,7 +105,19 @@ impl HttpGrant {
             .trim_end_matches(']')
             .to_ascii_lowercase();
         let port = uri.port_u16().unwrap_or(if https { 443 } else { 80 });
-        let target = format!("{} {}", request.method(), uri);
+        // What log lines name: no user info or query string (they may carry a
+        // secret) — the logs reach trace files and telemetry.
+        let shown_host = if host.contains(':') {
+            format!("[{host}]")
+        } else {
+            host.clone()
+        };
+        let target = format!(
+            "{} {}://{shown_host}:{port}{}",
+            request.method(),
+            if https { "https" } else { "http" },
+            uri.path()
+        );
         if !self.hosts.iter().any(|h| h.allows(&host, port)) {
             let why = if self.hosts.is_empty() {
                 format!("{target}: the hook has no \"allowedHosts\"")
