@@ -23,6 +23,15 @@ pub struct Grants {
 }
 
 impl Grants {
+    /// The `allowedHosts` entries as written canonically, sorted: the form the
+    /// store identity and the trust key are made of (order in settings does not
+    /// make another plugin).
+    pub fn sorted_hosts(&self) -> Vec<String> {
+        let mut hosts: Vec<String> = self.allowed_hosts.iter().map(ToString::to_string).collect();
+        hosts.sort();
+        hosts
+    }
+
     /// One line per grant, as `check` and the trust prompt show them.
     pub fn describe(&self) -> Vec<String> {
         let mut lines = Vec::new();
@@ -180,22 +189,27 @@ impl HostPattern {
     }
 }
 
+/// `host[:port]` as written in a URL or an `allowedHosts` entry: an IPv6
+/// address in brackets.
+pub fn authority(host: &str, port: Option<u16>) -> String {
+    let host = if host.contains(':') {
+        format!("[{host}]")
+    } else {
+        host.to_owned()
+    };
+    match port {
+        Some(port) => format!("{host}:{port}"),
+        None => host,
+    }
+}
+
 impl fmt::Display for HostPattern {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let with_port = |f: &mut fmt::Formatter<'_>, host: &str, port: &Option<u16>| {
-            let host = if host.contains(':') {
-                format!("[{host}]")
-            } else {
-                host.to_owned()
-            };
-            match port {
-                Some(port) => write!(f, "{host}:{port}"),
-                None => write!(f, "{host}"),
-            }
-        };
         match self {
-            HostPattern::Host { host, port } => with_port(f, host, port),
-            HostPattern::Suffix { suffix, port } => with_port(f, &format!("*.{suffix}"), port),
+            HostPattern::Host { host, port } => f.write_str(&authority(host, *port)),
+            HostPattern::Suffix { suffix, port } => {
+                f.write_str(&authority(&format!("*.{suffix}"), *port))
+            }
             HostPattern::Range { network, prefix } => write!(f, "{network}/{prefix}"),
         }
     }

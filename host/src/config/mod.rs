@@ -32,7 +32,7 @@ pub use grants::{
 };
 // What only the HTTP grant reads.
 #[cfg(feature = "plugins")]
-pub use grants::{canonical as canonical_address, is_internal as is_internal_address};
+pub use grants::{authority, canonical as canonical_address, is_internal as is_internal_address};
 pub use remote::{HookModel, HttpUrlAllowList, ModelProvider};
 pub use spec::{
     CommandConfig, Execution, FailurePolicy, HookKind, HookMode, HookSpec, HttpConfig, ModuleSource,

@@ -38,13 +38,7 @@ impl StoreIdentity {
                 .display()
                 .to_string(),
         };
-        let mut hosts: Vec<String> = plugin
-            .grants
-            .allowed_hosts
-            .iter()
-            .map(ToString::to_string)
-            .collect();
-        hosts.sort();
+        let hosts = plugin.grants.sorted_hosts();
         let network = if hosts.is_empty() {
             "none".to_owned()
         } else {

@@ -267,7 +267,7 @@ impl Store {
         bucket: &str,
         cursor: Option<u64>,
     ) -> Result<(Vec<String>, Option<u64>), StoreError> {
-        check_names(bucket, "")?;
+        check_bucket_name(bucket)?;
         let offset = cursor.unwrap_or(0);
         let keys = self.with(|c| {
             c.prepare_cached(
@@ -330,6 +330,12 @@ fn used(c: &Connection) -> rusqlite::Result<u64> {
 
 fn entry_size(bucket: &str, key: &str, value: usize) -> u64 {
     (bucket.len() + key.len() + value) as u64
+}
+
+/// Refuses a bucket name longer than [`MAX_BUCKET_BYTES`] (what `open` checks
+/// before any key is used).
+pub fn check_bucket_name(bucket: &str) -> Result<(), StoreError> {
+    check_names(bucket, "")
 }
 
 fn check_names(bucket: &str, key: &str) -> Result<(), StoreError> {

@@ -175,14 +175,7 @@ fn grants(config: &PluginConfig) -> String {
         .collect();
     let mut grants = json!({"preopens": preopens, "env": env, "args": config.args});
     if !config.grants.allowed_hosts.is_empty() {
-        let mut hosts: Vec<String> = config
-            .grants
-            .allowed_hosts
-            .iter()
-            .map(ToString::to_string)
-            .collect();
-        hosts.sort();
-        grants["allowedHosts"] = json!(hosts);
+        grants["allowedHosts"] = json!(config.grants.sorted_hosts());
     }
     if let Some(state) = &config.grants.state {
         grants["state"] = json!({"maxBytes": state.max_bytes});

@@ -34,7 +34,7 @@ use wasmtime_wasi_http::io::TokioIo;
 use wasmtime_wasi_http::{Error, RequestOptions, WasiBody, WasiHttpHooks};
 
 use super::logging::CallLogs;
-use crate::config::{HostPattern, canonical_address, is_internal_address};
+use crate::config::{HostPattern, authority, canonical_address, is_internal_address};
 
 /// The most bytes of one response body a guest can read.
 pub const MAX_RESPONSE_BYTES: u64 = 16 * 1024 * 1024;
@@ -107,13 +107,9 @@ impl HttpGrant {
         let port = uri.port_u16().unwrap_or(if https { 443 } else { 80 });
         // What log lines name: no user info or query string (they may carry a
         // secret) — the logs reach trace files and telemetry.
-        let shown_host = if host.contains(':') {
-            format!("[{host}]")
-        } else {
-            host.clone()
-        };
+        let at = authority(&host, Some(port));
         let target = format!(
-            "{} {}://{shown_host}:{port}{}",
+            "{} {}://{at}{}",
             request.method(),
             if https { "https" } else { "http" },
             uri.path()
@@ -122,7 +118,7 @@ impl HttpGrant {
             let why = if self.hosts.is_empty() {
                 format!("{target}: the hook has no \"allowedHosts\"")
             } else {
-                format!("{target}: {host}:{port} is not in allowedHosts")
+                format!("{target}: {at} is not in allowedHosts")
             };
             return Err(self.deny(why));
         }

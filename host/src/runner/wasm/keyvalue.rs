@@ -97,13 +97,7 @@ impl Host for KeyValueView<'_> {
             return Err(Error::AccessDenied);
         };
         store.get()?;
-        if identifier.len() > crate::state::store::MAX_BUCKET_BYTES {
-            return Err(Error::Other(format!(
-                "the bucket name is {} bytes long; at most {} are allowed",
-                identifier.len(),
-                crate::state::store::MAX_BUCKET_BYTES
-            )));
-        }
+        crate::state::store::check_bucket_name(&identifier).map_err(other)?;
         self.table
             .push(BucketHandle { name: identifier })
             .map_err(|e| Error::Other(e.to_string()))
