@@ -55,7 +55,9 @@ impl Word {
 
 /// Whether any command in `command`, at any depth, is a download.
 fn contains_download(command: &ShellCommand) -> bool {
-    command.too_deep || command.too_large || command.simple_commands().any(SimpleCommand::is_download)
+    command.too_deep
+        || command.too_large
+        || command.simple_commands().any(SimpleCommand::is_download)
 }
 
 fn find_download_into_shell(command: &ShellCommand) -> Option<String> {

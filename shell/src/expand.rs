@@ -230,7 +230,9 @@ fn sequence(inner: &[Ch]) -> Option<Vec<Vec<Ch>>> {
             return Some(vec![Vec::new(); MAX_BRACE_WORDS + 1]);
         }
         let dir = if y >= x { step } else { -step };
-        (0..count as i64).map(|k| (x + k * dir).to_string()).collect()
+        (0..count as i64)
+            .map(|k| (x + k * dir).to_string())
+            .collect()
     } else {
         let (x, y) = (single_char(a)?, single_char(b)?);
         let (lo, hi) = (x.min(y) as u32, x.max(y) as u32);

@@ -31,14 +31,37 @@ const WRAPPERS: &[Wrapper] = &[
     wrapper(
         "sudo",
         &[
-            "-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T", "-R", "--user", "--group",
-            "--chdir", "--host", "--prompt", "--role", "--type", "--other-user", "--close-from",
-            "--command-timeout", "--chroot",
+            "-u",
+            "-g",
+            "-C",
+            "-D",
+            "-h",
+            "-p",
+            "-r",
+            "-t",
+            "-U",
+            "-T",
+            "-R",
+            "--user",
+            "--group",
+            "--chdir",
+            "--host",
+            "--prompt",
+            "--role",
+            "--type",
+            "--other-user",
+            "--close-from",
+            "--command-timeout",
+            "--chroot",
         ],
         0,
     ),
     wrapper("doas", &["-u", "-C"], 0),
-    wrapper("run0", &["-u", "-g", "-D", "--user", "--group", "--chdir"], 0),
+    wrapper(
+        "run0",
+        &["-u", "-g", "-D", "--user", "--group", "--chdir"],
+        0,
+    ),
     wrapper("pkexec", &["--user"], 0),
     wrapper(
         "env",
@@ -46,19 +69,31 @@ const WRAPPERS: &[Wrapper] = &[
         0,
     ),
     wrapper("nice", &["-n", "--adjustment"], 0),
-    wrapper("ionice", &["-c", "-n", "-p", "-P", "-u", "--class", "--classdata"], 0),
+    wrapper(
+        "ionice",
+        &["-c", "-n", "-p", "-P", "-u", "--class", "--classdata"],
+        0,
+    ),
     wrapper("nohup", &[], 0),
     wrapper("setsid", &[], 0),
     wrapper("time", &["-f", "-o", "--format", "--output"], 0),
     wrapper("command", &[], 0),
     wrapper("builtin", &[], 0),
     wrapper("exec", &["-a"], 0),
-    wrapper("stdbuf", &["-i", "-o", "-e", "--input", "--output", "--error"], 0),
+    wrapper(
+        "stdbuf",
+        &["-i", "-o", "-e", "--input", "--output", "--error"],
+        0,
+    ),
     wrapper("timeout", &["-s", "-k", "--signal", "--kill-after"], 1),
     wrapper("chroot", &["--userspec", "--groups"], 1),
     wrapper("taskset", &[], 1),
     wrapper("chrt", &[], 1),
-    wrapper("flock", &["-w", "-E", "--timeout", "--conflict-exit-code"], 1),
+    wrapper(
+        "flock",
+        &["-w", "-E", "--timeout", "--conflict-exit-code"],
+        1,
+    ),
     wrapper("unbuffer", &[], 0),
     wrapper("caffeinate", &["-t", "-w"], 0),
     wrapper("busybox", &[], 0),
@@ -68,8 +103,22 @@ const WRAPPERS: &[Wrapper] = &[
     wrapper(
         "xargs",
         &[
-            "-a", "-d", "-E", "-I", "-L", "-n", "-P", "-s", "--arg-file", "--delimiter", "--eof",
-            "--replace", "--max-lines", "--max-args", "--max-procs", "--max-chars",
+            "-a",
+            "-d",
+            "-E",
+            "-I",
+            "-L",
+            "-n",
+            "-P",
+            "-s",
+            "--arg-file",
+            "--delimiter",
+            "--eof",
+            "--replace",
+            "--max-lines",
+            "--max-args",
+            "--max-procs",
+            "--max-chars",
             "--process-slot-var",
         ],
         0,
@@ -139,7 +188,8 @@ impl SimpleCommand {
                     return None;
                 }
                 // `env -S 'cmd args'`: the command is in the option's value.
-                if wrapper.name == "env" && (text.starts_with("-S") || text.starts_with("--split")) {
+                if wrapper.name == "env" && (text.starts_with("-S") || text.starts_with("--split"))
+                {
                     return None;
                 }
                 let with_value = wrapper.takes_value.contains(&text)
@@ -230,7 +280,9 @@ impl SimpleCommand {
         let program = self.program()?;
         let args = self.args();
         if program == "trap" {
-            let action = args.iter().find(|w| !w.text.starts_with('-') || w.text == "-")?;
+            let action = args
+                .iter()
+                .find(|w| !w.text.starts_with('-') || w.text == "-")?;
             return Some(ProgramSource::Trap(action));
         }
         if !is_interpreter(program) {

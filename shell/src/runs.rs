@@ -156,6 +156,13 @@ fn word(w: &Word, reading: &mut Reading) {
 fn redirections(list: &[Redirection], reading: &mut Reading) {
     for r in list {
         word(&r.target, reading);
+        // An unquoted here-document's body is expanded like a double-quoted word.
+        if let Some(body) = &r.heredoc
+            && !r.target.quoted
+            && (body.contains("${") || body.contains("$(") || body.contains('`'))
+        {
+            reading.expands = true;
+        }
     }
 }
 
@@ -181,7 +188,10 @@ fn simple_command(simple: &SimpleCommand, piped: bool, reading: &mut Reading) {
     }
     for a in &simple.assignments {
         if CODE_VARIABLES.contains(&a.name.as_str()) {
-            unsure(reading, format!("it sets {}, which the shell may run", a.name));
+            unsure(
+                reading,
+                format!("it sets {}, which the shell may run", a.name),
+            );
         }
         word(&a.value, reading);
     }
@@ -308,7 +318,10 @@ fn check_program(simple: &SimpleCommand, inv: &Invocation, piped: bool, reading:
     }
     match simple.program_source() {
         Some(ProgramSource::Inline(code)) if code.dynamic && is_shell(program) => {
-            unsure(reading, format!("`{program}` runs a script that is an expansion"));
+            unsure(
+                reading,
+                format!("`{program}` runs a script that is an expansion"),
+            );
         }
         Some(ProgramSource::Eval) if simple.args().iter().any(|w| w.dynamic) => {
             unsure(reading, "`eval` runs a script that is an expansion");
@@ -317,7 +330,10 @@ fn check_program(simple: &SimpleCommand, inv: &Invocation, piped: bool, reading:
             unsure(reading, "`trap` runs a script that is an expansion");
         }
         Some(ProgramSource::File(file)) if file.process_substitution => {
-            unsure(reading, format!("`{program}` runs the output of a command as a script"));
+            unsure(
+                reading,
+                format!("`{program}` runs the output of a command as a script"),
+            );
         }
         Some(ProgramSource::Stdin) if is_shell(program) || matches!(program, "source" | ".") => {
             let fed = piped
@@ -326,7 +342,10 @@ fn check_program(simple: &SimpleCommand, inv: &Invocation, piped: bool, reading:
                     .iter()
                     .any(|r| matches!(r.fd, None | Some(0)) && matches!(r.op, "<" | "<>"));
             if fed {
-                unsure(reading, format!("`{program}` reads its script from its input"));
+                unsure(
+                    reading,
+                    format!("`{program}` reads its script from its input"),
+                );
             }
         }
         _ => {}
@@ -338,7 +357,10 @@ fn check_program(simple: &SimpleCommand, inv: &Invocation, piped: bool, reading:
             .first()
             .and_then(Word::literal)
             .is_some_and(|w| basename(w) == "env")
-        && simple.words.iter().any(|w| w.text.starts_with("-S") || w.text.starts_with("--split"))
+        && simple
+            .words
+            .iter()
+            .any(|w| w.text.starts_with("-S") || w.text.starts_with("--split"))
     {
         unsure(reading, "`env -S` runs a command that is an expansion");
     }

@@ -17,7 +17,7 @@ mod matcher;
 mod rule;
 
 pub use matcher::Matcher;
-pub use rule::Rule;
+pub use rule::{Rule, Verdict};
 
 /// One registered hook of an event, ready to plan.
 #[derive(Debug)]

@@ -108,6 +108,18 @@ pub enum RuleError {
     },
 }
 
+/// What a rule says of a call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// The call matches.
+    Yes,
+    /// The call does not match.
+    No,
+    /// The rule cannot tell (a shell command that cannot be read for sure): the
+    /// hook runs, toward enforcement, and an allow it answers is not applied.
+    Unsure,
+}
+
 /// Which calls a rule's tool name selects.
 #[derive(Debug, Clone)]
 enum ToolSel {
@@ -268,10 +280,22 @@ impl Rule {
 
     /// Whether the call matches the rule. `tool_name` is the call's tool name in the
     /// LLxprt (canonical) dialect; `tool_input` its input; `cwd` anchors relative path
-    /// patterns. An argument the pattern needs but the input lacks: no match.
-    pub fn matches(&self, tool_name: &str, tool_input: &Map<String, Value>, cwd: &Path) -> bool {
+    /// patterns. An argument the pattern needs but the input lacks: no match. A
+    /// shell command the reading cannot be sure of: [`Verdict::Unsure`].
+    pub fn verdict(&self, tool_name: &str, tool_input: &Map<String, Value>, cwd: &Path) -> Verdict {
         let home = dirs::home_dir();
-        self.matches_in(tool_name, tool_input, cwd, home.as_deref())
+        if let Spec::Command(pattern) = &self.spec {
+            if !self.tool.selects(tool_name) {
+                return Verdict::No;
+            }
+            return string_arg(tool_input, &["command"])
+                .map_or(Verdict::No, |c| pattern.verdict(c));
+        }
+        if self.matches_in(tool_name, tool_input, cwd, home.as_deref()) {
+            Verdict::Yes
+        } else {
+            Verdict::No
+        }
     }
 
     fn matches_in(
@@ -287,7 +311,7 @@ impl Rule {
         match &self.spec {
             Spec::Any => true,
             Spec::Command(pattern) => {
-                string_arg(input, &["command"]).is_some_and(|c| pattern.matches(c))
+                string_arg(input, &["command"]).is_some_and(|c| pattern.verdict(c) != Verdict::No)
             }
             Spec::Path(pattern) => {
                 let places = Places {
@@ -554,9 +578,23 @@ fn hosts(input: &Map<String, Value>) -> Vec<String> {
         .collect()
 }
 
-/// A URL's host, lowercase and without a trailing dot.
+/// A URL's host as the agent's fetch reaches it: parsed by the WHATWG URL
+/// standard with IDNA (what Node's `new URL()` does), so percent-encoded,
+/// ideographic or full-width dots, full-width letters and tabs in the host give
+/// the host they stand for; lowercase, without a trailing dot. A URL the standard
+/// rejects is read as text (the agent cannot fetch it either).
 fn host_of(url: &str) -> Option<String> {
     let url = url.trim();
+    let parsed = url::Url::parse(url).or_else(|_| url::Url::parse(&format!("https://{url}")));
+    if let Ok(parsed) = parsed {
+        let host = match parsed.host()? {
+            url::Host::Domain(d) => d.to_owned(),
+            url::Host::Ipv4(a) => a.to_string(),
+            url::Host::Ipv6(a) => a.to_string(),
+        };
+        let host = host.trim_end_matches('.').to_ascii_lowercase();
+        return (!host.is_empty()).then_some(host);
+    }
     let rest = url.find("://").map_or(url, |i| &url[i + 3..]);
     let authority = rest.split(['/', '\\', '?', '#']).next()?;
     let host_port = authority.rsplit('@').next()?;
@@ -714,6 +752,35 @@ mod tests {
             "mcp__db__query(database:prod*)",
             "mcp__db__query",
             json!({ "database": "production" })
+        ));
+    }
+
+    #[test]
+    /// Seen (issue 36, item 2): a `domain:` deny compared the URL's text.
+    fn seen_web_fetch_hosts_are_read_as_the_agent_reads_them() {
+        for url in [
+            "https://evil%2Ecom/x",
+            "https://evil\u{3002}com/x",
+            "https://evil\u{ff0e}com/x",
+            "https://\u{ff45}\u{ff56}\u{ff49}\u{ff4c}.com/x",
+            "https://ev\til.com/x",
+            "https://EVIL.COM./x",
+            "https://user:pw@evil.com:8443/x",
+            "https://evil.com\\@good.com/",
+        ] {
+            assert!(
+                hits(
+                    "WebFetch(domain:evil.com)",
+                    "WebFetch",
+                    json!({ "url": url })
+                ),
+                "{url}"
+            );
+        }
+        assert!(!hits(
+            "WebFetch(domain:evil.com)",
+            "WebFetch",
+            json!({ "url": "https://notevil.com/" })
         ));
     }
 

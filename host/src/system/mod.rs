@@ -6,6 +6,7 @@
 //! | `fire.rs` | what a fire takes: an event (or an agent's event name) and an input |
 //! | `scheduler.rs` | running a plan's hooks, in parallel or chained |
 //! | `fanout.rs` | several hooks at once over the runtime's workers |
+//! | `select.rs` | a plan's hooks whose `if` and `once` let them run; allows an undecidable `if` withholds |
 //! | `collect.rs` | executions → the aggregated result |
 //!
 //! A fire plans (see [`crate::planner`]); when nothing matches it returns at once
@@ -20,6 +21,7 @@ mod fire;
 mod functions;
 mod once;
 mod scheduler;
+mod select;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -372,7 +374,12 @@ impl HookSystem {
         let Some(mut plan) = plan else {
             return AggregatedHookResult::empty();
         };
-        self.select(&mut plan, input.as_map());
+        let unsure = select::select(
+            &mut plan,
+            input.as_map(),
+            &self.ctx.project_dir,
+            &self.session_id,
+        );
         if plan.hooks.is_empty() {
             return AggregatedHookResult::empty();
         }
@@ -382,7 +389,7 @@ impl HookSystem {
                 .entry("hook_event_name")
                 .or_insert_with(|| Value::from(name));
         }
-        self.run_plan(event, plan, input).await
+        self.run_plan(event, plan, input, &unsure).await
     }
 
     /// [`HookSystem::fire`] from a synchronous caller, on a private single-threaded
@@ -410,37 +417,12 @@ impl HookSystem {
         }
     }
 
-    /// Drops from `plan` the hooks whose `if` rule does not match the call, then
-    /// those with `once` that already ran in this session (claiming the others).
-    fn select(&self, plan: &mut Plan<RunnableHook>, input: &Map<String, Value>) {
-        let tool_name = input.get("tool_name").and_then(Value::as_str);
-        let empty = Map::new();
-        let tool_input = input
-            .get("tool_input")
-            .and_then(Value::as_object)
-            .unwrap_or(&empty);
-        plan.hooks.retain(|hook| match &hook.entry.spec.condition {
-            None => true,
-            // No tool call, nothing for the rule to match.
-            Some(rule) => {
-                tool_name.is_some_and(|name| rule.matches(name, tool_input, &self.ctx.project_dir))
-            }
-        });
-        if plan.hooks.iter().any(|hook| hook.entry.spec.once) {
-            let session = input
-                .get("session_id")
-                .and_then(Value::as_str)
-                .unwrap_or(&self.session_id);
-            plan.hooks
-                .retain(|hook| !hook.entry.spec.once || once::claim(session, &once_key(hook)));
-        }
-    }
-
     async fn run_plan(
         &self,
         event: HookEvent,
         mut plan: Plan<RunnableHook>,
         mut input: Map<String, Value>,
+        unsure: &[select::Unsure],
     ) -> AggregatedHookResult {
         let start = Instant::now();
         let started_at = SystemTime::now();
@@ -457,6 +439,8 @@ impl HookSystem {
         } else {
             scheduler::run_parallel(event, &plan.hooks, &input, &self.ctx).await
         };
+        let mut executions = executions;
+        select::withhold_allows(&mut executions, unsure);
         let mut result = collect::collect(event, executions, self.sticky_blocks);
         let (started, failed) = background;
         result.background = started;
@@ -545,18 +529,6 @@ impl HookSystem {
             Value::from(humantime::format_rfc3339_millis(SystemTime::now()).to_string())
         });
     }
-}
-
-/// What identifies a hook for `once`: where it is configured and what it runs.
-fn once_key(hook: &RunnableHook) -> String {
-    let entry = &hook.entry;
-    format!(
-        "{}\n{}\n{}\n{}",
-        entry.source.path.display(),
-        entry.event,
-        entry.location,
-        entry.spec.dedup_key()
-    )
 }
 
 /// The value of the event's matcher field in `input`, if it is a string.

@@ -196,7 +196,10 @@ impl Parser {
             Tok::Word(w)
                 if !w.quoted
                     && !w.dynamic
-                    && !matches!(w.text.as_str(), "{" | "if" | "while" | "until" | "for" | "case") =>
+                    && !matches!(
+                        w.text.as_str(),
+                        "{" | "if" | "while" | "until" | "for" | "case"
+                    ) =>
             {
                 Some(w.text.clone())
             }

@@ -49,10 +49,9 @@ impl Parser {
             return Tok::Newline;
         }
         // A descriptor number right before a redirection: `2>`, `0<`.
-        let digits = self
-            .src
-            .get(self.pos..)
-            .map_or(0, |rest| rest.bytes().take_while(u8::is_ascii_digit).count());
+        let digits = self.src.get(self.pos..).map_or(0, |rest| {
+            rest.bytes().take_while(u8::is_ascii_digit).count()
+        });
         if digits > 0
             && digits <= 9
             && matches!(self.peek_char_at(digits), Some('<' | '>'))

@@ -100,7 +100,9 @@ impl Parser {
 
     /// Whether the text at the current position starts with `s`.
     fn at(&self, s: &str) -> bool {
-        self.src.get(self.pos..).is_some_and(|rest| rest.starts_with(s))
+        self.src
+            .get(self.pos..)
+            .is_some_and(|rest| rest.starts_with(s))
     }
 
     fn bump(&mut self) -> Option<char> {

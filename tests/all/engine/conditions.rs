@@ -32,7 +32,9 @@ fn an_allow_guarded_by_if_does_not_allow_other_commands() {
 /// Issue 27, seen in Claude Code 2.1.331 (tests/agents/FINDINGS.md): a plain
 /// `$VAR` is an ordinary word to Claude's `if`, so `touch $HOME/x` is not
 /// `git status*` and the allow does not leak to it; `${…}` and command
-/// substitution still run the hook, as in Claude.
+/// substitution still run the hook, as in Claude — but (issue 36) the rule cannot
+/// decide those, so the allow is not applied: an undecidable `if` never lets a
+/// call through (`fire`'s warnings say why).
 #[test]
 fn a_variable_in_an_argument_does_not_open_an_if_guarded_allow() {
     let p = Project::new();
@@ -45,7 +47,7 @@ fn a_variable_in_an_argument_does_not_open_an_if_guarded_allow() {
         let out = claude_hook(&p, bash_call(&p, command));
         assert_eq!(permission(&out), None, "{command}: {out:?}");
     }
-    for command in ["echo ${HOME}", "echo $(git status)", "git status $HOME"] {
+    for command in ["git status $HOME", "git status", "X=$HOME git status"] {
         let out = claude_hook(&p, bash_call(&p, command));
         assert_eq!(
             permission(&out).as_deref(),
@@ -53,6 +55,57 @@ fn a_variable_in_an_argument_does_not_open_an_if_guarded_allow() {
             "{command}: {out:?}"
         );
     }
+    for command in ["echo ${HOME}", "echo $(git status)", "$CMD status"] {
+        let out = claude_hook(&p, bash_call(&p, command));
+        assert_eq!(permission(&out), None, "{command}: {out:?}");
+    }
+}
+
+/// Issue 36, item 1: a deny scoped `if: "Bash(rm *)"` sees what the shell runs.
+#[test]
+fn seen_a_deny_scoped_if_sees_what_the_shell_runs() {
+    let p = Project::new();
+    p.claude_settings(json!({"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "echo 'no rm' >&2; exit 2", "if": "Bash(rm *)"}
+    ]}]}));
+    for command in [
+        "'rm' -rf x",
+        "\\rm -rf x",
+        "r''m -rf x",
+        "(( 1<<2 ))\nrm -rf x",
+        "f() { rm -rf x; }; f",
+        "coproc rm -rf x",
+        "exec -a NAME rm -rf x",
+        "{rm,} -rf x",
+        "$CMD -rf x",
+    ] {
+        let out = claude_hook(&p, bash_call(&p, command));
+        assert_eq!(
+            crate::common::claude_deny_reason(&out).as_deref(),
+            Some("no rm"),
+            "{command}: {out:?}"
+        );
+    }
+    let ls = claude_hook(&p, bash_call(&p, "ls -la"));
+    assert_eq!(permission(&ls), None, "{ls:?}");
+}
+
+/// Issue 36, item 1: 192 KB of repeated wrappers took quadratic memory and the
+/// process died with no answer, even with `--fail-closed`; now it answers.
+#[test]
+fn seen_a_line_of_wrappers_gets_an_answer() {
+    let p = Project::new();
+    p.claude_settings(json!({"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "echo 'no rm' >&2; exit 2", "if": "Bash(rm *)"}
+    ]}]}));
+    let line = "nice ".repeat(192 * 1024 / 5) + "rm -rf x";
+    let out = claude_hook(&p, bash_call(&p, &line));
+    assert_eq!(
+        crate::common::claude_deny_reason(&out).as_deref(),
+        Some("no rm"),
+        "{}",
+        out.stderr
+    );
 }
 
 /// A deny guarded by `if` denies what it names and nothing else.

@@ -24,7 +24,7 @@ use crate::{Failure, Outcome};
 
 mod templates;
 
-use templates::{C, COMMON, GO, GUEST_SDK, JS, PYTHON, RUST, Template, WIT};
+use templates::{C, COMMON, GO, GUEST_SDK, JS, PYTHON, RUST, SHELL, Template, WIT};
 
 /// Set to a `guest-sdk/` directory to use it instead of the built-in path.
 const GUEST_SDK_ENV: &str = "HOOKHOST_GUEST_SDK";
@@ -165,6 +165,7 @@ fn scaffold(language: &str, dir: &Path, name: &str) -> Result<String, String> {
         (Language::Rust, None) => {
             vendored = GUEST_SDK
                 .iter()
+                .chain(SHELL)
                 .chain(WIT)
                 .map(|t| (format!("vendor/{}", t.path), t))
                 .collect();

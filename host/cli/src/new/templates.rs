@@ -116,6 +116,55 @@ pub(super) const GUEST_SDK: &[Template] = &[
     ),
 ];
 
+/// The shell reading the Rust guest SDK re-exports as `hookhost_guest::shell`,
+/// vendored beside it (its unit tests stay in hookhost's tree).
+pub(super) const SHELL: &[Template] = &[
+    file(
+        "hookhost-shell/Cargo.toml",
+        include_str!("../../../templates/rust/shell-Cargo.toml"),
+    ),
+    sdk(
+        "hookhost-shell/src/lib.rs",
+        include_str!("../../../../shell/src/lib.rs"),
+    ),
+    sdk(
+        "hookhost-shell/src/ast.rs",
+        include_str!("../../../../shell/src/ast.rs"),
+    ),
+    sdk(
+        "hookhost-shell/src/download.rs",
+        include_str!("../../../../shell/src/download.rs"),
+    ),
+    sdk(
+        "hookhost-shell/src/expand.rs",
+        include_str!("../../../../shell/src/expand.rs"),
+    ),
+    sdk(
+        "hookhost-shell/src/program.rs",
+        include_str!("../../../../shell/src/program.rs"),
+    ),
+    sdk(
+        "hookhost-shell/src/runs.rs",
+        include_str!("../../../../shell/src/runs.rs"),
+    ),
+    sdk(
+        "hookhost-shell/src/parser/mod.rs",
+        include_str!("../../../../shell/src/parser/mod.rs"),
+    ),
+    sdk(
+        "hookhost-shell/src/parser/lex.rs",
+        include_str!("../../../../shell/src/parser/lex.rs"),
+    ),
+    sdk(
+        "hookhost-shell/src/parser/grammar.rs",
+        include_str!("../../../../shell/src/parser/grammar.rs"),
+    ),
+    sdk(
+        "hookhost-shell/src/parser/redirect.rs",
+        include_str!("../../../../shell/src/parser/redirect.rs"),
+    ),
+];
+
 /// The plugin world, for toolchains that read WIT (componentize-py, ComponentizeJS).
 pub(super) const WIT: &[Template] = &[
     sdk("wit/hook.wit", include_str!("../../../../wit/hook.wit")),

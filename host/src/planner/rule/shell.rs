@@ -1,28 +1,33 @@
-//! `Bash(pattern)`: a command pattern tested against each subcommand of a shell
-//! command, as Claude Code's hooks reference ("Bash `if` matching") and permissions
-//! page ("Bash", "Compound commands", "Wrappers") describe it.
+//! `Bash(pattern)`: a command pattern tested against each command a shell
+//! command line runs, as Claude Code's hooks reference ("Bash `if` matching") and
+//! permissions page ("Bash", "Compound commands", "Wrappers") describe it — on
+//! hookhost's shared shell reading ([`hookhost_shell::read`]), the same one the
+//! guest SDK's policies use, so a rule sees what the shell runs, not what the
+//! line spells: `'rm'`, `\rm`, `r''m`, `$'\x72m'`, `/bin/rm`, `{rm,}`, a function
+//! body, `coproc`, `exec -a NAME rm`, `sudo`/`env -S`/`xargs`/`find -exec`,
+//! `bash -c`/`eval`/`trap` bodies and `$(…)` are all `rm`.
 //!
-//! The command is split by a small shell scanner (not `shlex`, which knows no
-//! operators): subcommands are separated by `&&`, `||`, `;`, `|`, `|&`, `&`, newlines
-//! and parentheses outside quotes; commands inside `$(…)`, backticks and `<(…)`/`>(…)`
-//! are subcommands too; comments and heredoc bodies are skipped. Each subcommand is its
-//! words joined by one space (quotes kept as written, so runs of blanks do not matter),
-//! tried as written, without its redirections, and with leading `VAR=value`
-//! assignments, shell keywords (`if`, `then`, `do`, `!`, `{`, …) and wrappers stripped
-//! (`timeout`, `time`, `nice`, `nohup`, `stdbuf`, `command`, `builtin`, `noglob`, bare
-//! `xargs` — Claude's list — and `env` and `exec`, which hookhost adds: an `if` guard
-//! should not be skipped by `env rm …`). The rule matches when ANY subcommand matches: an `if`
-//! asks whether the call contains what the hook guards.
+//! Each invocation is tried as its program's base name and arguments (quotes
+//! removed), from each program start — the wrappers (`timeout 30 npm test`) and
+//! the program they run (`npm test`) — and as written (its words with their
+//! quotes, and its redirections: `npm test > *`). The rule matches when ANY of
+//! them matches: an `if` asks whether the call contains what the hook guards.
 //!
-//! A pattern is matched against the whole subcommand; `*` matches any run of
+//! A pattern is matched against the whole candidate; `*` matches any run of
 //! characters, spaces included; a trailing ` *` (or the legacy `:*`) is a word
 //! boundary that may match nothing (`ls *` matches `ls` and `ls -la`, not `lsof`).
 //!
-//! Like Claude's, the filter fails open (the hook runs) when the command cannot be
-//! parsed, and when it holds `$(…)`, backticks or `${…}` and the pattern says more than
-//! a command name (`git push *`, not `rm *`), and on a subcommand whose command name
-//! is itself an expansion (`$CMD -rf /`). A plain `$VAR` elsewhere is an ordinary
-//! word, as Claude Code 2.1.331 reads it (measured: tests/agents/FINDINGS.md).
+//! When the reading cannot be sure (an unparsable or cut-off line, a program name
+//! that is an expansion or a pattern, a script that is an expansion, a shell
+//! reading its program from a pipe), and when the line holds `$(…)`, backticks or
+//! `${…}` and the pattern says more than a command name (`git push *`, not
+//! `rm *`), the verdict is [`Verdict::Unsure`]: the hook runs (toward
+//! enforcement) and an allow it gives is not applied. A plain `$VAR` elsewhere is
+//! an ordinary word, as Claude Code 2.1.331 reads it (tests/agents/FINDINGS.md).
+
+use hookhost_shell::{Invocation, read};
+
+use super::Verdict;
 
 /// A compiled `Bash(...)` pattern.
 #[derive(Debug, Clone)]
@@ -32,6 +37,10 @@ pub(super) struct CommandPattern {
     /// The pattern names a command and nothing more (`rm`, `rm *`, `ls*`).
     name_only: bool,
 }
+
+/// How many program starts of one invocation are tried from the front (then the
+/// last): a line of a thousand wrappers costs a bounded number of candidates.
+const STARTS_TRIED: usize = 8;
 
 impl CommandPattern {
     pub(super) fn new(pattern: &str) -> CommandPattern {
@@ -44,17 +53,30 @@ impl CommandPattern {
     }
 
     /// Whether the command (the call's `command`) matches.
-    pub(super) fn matches(&self, command: &str) -> bool {
-        let Ok(parsed) = parse(command) else {
-            return true;
-        };
-        if parsed.expands && !self.name_only {
-            return true;
+    pub(super) fn verdict(&self, command: &str) -> Verdict {
+        let reading = read(command);
+        if reading.invocations.iter().any(|inv| self.hits(inv)) {
+            return Verdict::Yes;
         }
-        parsed.commands.iter().any(|simple| {
-            let (candidates, dynamic_name) = simple.candidates();
-            dynamic_name || candidates.iter().any(|c| prefix_match(&self.pattern, c))
-        })
+        if !reading.is_sure() || (reading.expands && !self.name_only) {
+            return Verdict::Unsure;
+        }
+        Verdict::No
+    }
+
+    fn hits(&self, inv: &Invocation) -> bool {
+        let starts = inv.starts.len();
+        let tried =
+            (0..starts.min(STARTS_TRIED)).chain((starts > STARTS_TRIED).then(|| starts - 1));
+        for k in tried {
+            if inv
+                .line_from(k)
+                .is_some_and(|line| prefix_match(&self.pattern, &line))
+            {
+                return true;
+            }
+        }
+        prefix_match(&self.pattern, &inv.written)
     }
 }
 
@@ -97,466 +119,16 @@ fn normalize(pattern: &str) -> String {
     }
 }
 
-/// A command the scanner could not parse (unterminated quote or substitution, a
-/// stray `)`, nesting too deep): the filter fails open.
-#[derive(Debug)]
-struct Unparsable;
-
-/// The subcommands of a command.
-#[derive(Debug, Default)]
-struct Parsed {
-    commands: Vec<Simple>,
-    /// The command holds `$(…)`, backticks, `<(…)` or `${…}`.
-    expands: bool,
-}
-
-/// One simple command: its words and redirections in order, as written.
-#[derive(Debug, Default)]
-struct Simple {
-    items: Vec<Item>,
-}
-
-#[derive(Debug)]
-enum Item {
-    Word(String),
-    Redirect(String),
-}
-
-/// Shell keywords that may start a simple command in a compound one.
-const KEYWORDS: [&str; 11] = [
-    "!", "{", "}", "if", "then", "else", "elif", "do", "while", "until", "exec",
-];
-
-impl Simple {
-    /// The texts to match: the words after assignments and keywords, then after each
-    /// wrapper stripped, then everything as written (redirections included); and
-    /// whether the command's name is an expansion.
-    fn candidates(&self) -> (Vec<String>, bool) {
-        let words: Vec<&str> = self
-            .items
-            .iter()
-            .filter_map(|item| match item {
-                Item::Word(w) => Some(w.as_str()),
-                Item::Redirect(_) => None,
-            })
-            .collect();
-        let mut k = 0;
-        while words
-            .get(k)
-            .is_some_and(|w| KEYWORDS.contains(w) || is_assignment(w))
-        {
-            k += 1;
-        }
-        let mut candidates = vec![words[k..].join(" ")];
-        while let Some(next) = strip_wrapper(&words, k) {
-            k = next;
-            candidates.push(words[k..].join(" "));
-        }
-        let dynamic_name = words.get(k).is_some_and(|w| w.contains(['$', '`']));
-        let as_written = self
-            .items
-            .iter()
-            .map(|item| match item {
-                Item::Word(w) | Item::Redirect(w) => w.as_str(),
-            })
-            .collect::<Vec<_>>()
-            .join(" ");
-        if !candidates.contains(&as_written) {
-            candidates.push(as_written);
-        }
-        (candidates, dynamic_name)
-    }
-}
-
-/// `NAME=value` or `NAME+=value`.
-fn is_assignment(word: &str) -> bool {
-    let Some((name, _)) = word.split_once('=') else {
-        return false;
-    };
-    let name = name.strip_suffix('+').unwrap_or(name);
-    let mut chars = name.chars();
-    chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
-}
-
-/// When `words[k]` is a wrapper that runs the rest as a command, the index of that
-/// command.
-fn strip_wrapper(words: &[&str], k: usize) -> Option<usize> {
-    let wrapper = *words.get(k)?;
-    // Options of the wrapper that take the next word as their value.
-    let with_value: &[&str] = match wrapper {
-        "nohup" | "builtin" | "noglob" | "time" => &[],
-        "command"
-            if words[k + 1..]
-                .iter()
-                .take_while(|w| w.starts_with('-'))
-                .any(|w| w.contains(['v', 'V'])) =>
-        {
-            return None;
-        }
-        "command" => &[],
-        "nice" => &["-n"],
-        "timeout" => &["-s", "-k", "--signal", "--kill-after"],
-        "stdbuf" => &["-i", "-o", "-e"],
-        "env" => &["-u", "-C", "--unset", "--chdir"],
-        "xargs" if words.get(k + 1).is_some_and(|w| w.starts_with('-')) => return None,
-        "xargs" => &[],
-        _ => return None,
-    };
-    let mut j = k + 1;
-    while let Some(word) = words.get(j).filter(|w| w.starts_with('-') && w.len() > 1) {
-        j += if *word == "--" {
-            1
-        } else if with_value.contains(word) {
-            2
-        } else {
-            1
-        };
-        if *word == "--" {
-            break;
-        }
-    }
-    match wrapper {
-        "timeout" => j += 1, // the duration
-        "env" => {
-            while words.get(j).is_some_and(|w| is_assignment(w)) {
-                j += 1;
-            }
-        }
-        _ => {}
-    }
-    (j < words.len()).then_some(j)
-}
-
-/// Nesting deeper than this is not parsed (the filter fails open).
-const MAX_DEPTH: usize = 32;
-
-fn parse(command: &str) -> Result<Parsed, Unparsable> {
-    let mut parsed = Parsed::default();
-    Scanner::new(command, 0).list(&mut parsed, false)?;
-    Ok(parsed)
-}
-
-/// A heredoc whose body starts at the next newline.
-struct Heredoc {
-    delimiter: String,
-    strip_tabs: bool,
-    /// A quoted delimiter: the body is literal.
-    quoted: bool,
-}
-
-struct Scanner<'s> {
-    s: &'s str,
-    b: &'s [u8],
-    i: usize,
-    depth: usize,
-    heredocs: Vec<Heredoc>,
-}
-
-impl<'s> Scanner<'s> {
-    fn new(s: &'s str, depth: usize) -> Scanner<'s> {
-        Scanner {
-            s,
-            b: s.as_bytes(),
-            i: 0,
-            depth,
-            heredocs: Vec::new(),
-        }
-    }
-
-    fn at(&self, offset: usize) -> Option<u8> {
-        self.b.get(self.i + offset).copied()
-    }
-
-    /// A list of commands up to the end, or (`nested`) up to and past its `)`.
-    fn list(&mut self, out: &mut Parsed, nested: bool) -> Result<(), Unparsable> {
-        if self.depth > MAX_DEPTH {
-            return Err(Unparsable);
-        }
-        let mut cmd = Simple::default();
-        loop {
-            self.skip_blanks();
-            let Some(c) = self.at(0) else {
-                finish(&mut cmd, out);
-                return if nested { Err(Unparsable) } else { Ok(()) };
-            };
-            match c {
-                b'\n' => {
-                    self.i += 1;
-                    finish(&mut cmd, out);
-                    self.heredoc_bodies(out)?;
-                }
-                b';' => {
-                    self.i += 1;
-                    finish(&mut cmd, out);
-                }
-                b'&' if self.at(1) == Some(b'>') => self.redirect(&mut cmd, out)?,
-                b'&' | b'|' => {
-                    self.i += 1;
-                    if matches!(self.at(0), Some(b'&' | b'|')) {
-                        self.i += 1;
-                    }
-                    finish(&mut cmd, out);
-                }
-                b'(' => {
-                    self.i += 1;
-                    finish(&mut cmd, out);
-                    self.nested(out)?;
-                }
-                b')' if nested => {
-                    self.i += 1;
-                    finish(&mut cmd, out);
-                    return Ok(());
-                }
-                b')' => return Err(Unparsable),
-                b'#' => {
-                    while self.at(0).is_some_and(|c| c != b'\n') {
-                        self.i += 1;
-                    }
-                }
-                b'<' | b'>' => self.redirect(&mut cmd, out)?,
-                b'0'..=b'9' if self.fd_redirect_ahead() => self.redirect(&mut cmd, out)?,
-                _ => {
-                    let word = self.word(out)?;
-                    cmd.items.push(Item::Word(word));
-                }
-            }
-        }
-    }
-
-    /// A nested list after its `(` (a subshell, `$(`, `<(`), consuming its `)`.
-    fn nested(&mut self, out: &mut Parsed) -> Result<(), Unparsable> {
-        self.depth += 1;
-        let result = self.list(out, true);
-        self.depth -= 1;
-        result
-    }
-
-    fn skip_blanks(&mut self) {
-        loop {
-            match (self.at(0), self.at(1)) {
-                (Some(b' ' | b'\t' | b'\r'), _) => self.i += 1,
-                (Some(b'\\'), Some(b'\n')) => self.i += 2,
-                _ => return,
-            }
-        }
-    }
-
-    /// Digits followed by `<` or `>` (`2>&1`).
-    fn fd_redirect_ahead(&self) -> bool {
-        let digits = self.b[self.i..]
-            .iter()
-            .take_while(|c| c.is_ascii_digit())
-            .count();
-        matches!(self.at(digits), Some(b'<' | b'>'))
-    }
-
-    /// A redirection and its target, or a process substitution (a word).
-    fn redirect(&mut self, cmd: &mut Simple, out: &mut Parsed) -> Result<(), Unparsable> {
-        let start = self.i;
-        while self.at(0).is_some_and(|c| c.is_ascii_digit()) {
-            self.i += 1;
-        }
-        if let (Some(b'<' | b'>'), Some(b'(')) = (self.at(0), self.at(1)) {
-            self.i += 2;
-            out.expands = true;
-            self.nested(out)?;
-            cmd.items.push(Item::Word(self.s[start..self.i].to_owned()));
-            return Ok(());
-        }
-        let ops = [
-            "<<<", "<<-", "&>>", "<<", ">>", ">|", ">&", "<&", "<>", "&>", "<", ">",
-        ];
-        let op = ops
-            .iter()
-            .find(|op| self.s[self.i..].starts_with(**op))
-            .ok_or(Unparsable)?;
-        self.i += op.len();
-        let op = &self.s[start..self.i];
-        self.skip_blanks();
-        if self
-            .at(0)
-            .is_none_or(|c| matches!(c, b'\n' | b';' | b'&' | b'|' | b'(' | b')' | b'<' | b'>'))
-        {
-            return Err(Unparsable);
-        }
-        let target = self.word(out)?;
-        if let Some(kind) = op
-            .trim_start_matches(|c: char| c.is_ascii_digit())
-            .strip_prefix("<<")
-            && kind != "<"
-        {
-            self.heredocs.push(Heredoc {
-                quoted: target.contains(['\'', '"', '\\']),
-                delimiter: target.replace(['\'', '"', '\\'], ""),
-                strip_tabs: kind == "-",
-            });
-        }
-        // `2>&1` as written, `>out` and `> out` alike as `> out`.
-        let space = if op.ends_with('&') { "" } else { " " };
-        cmd.items
-            .push(Item::Redirect(format!("{op}{space}{target}")));
-        Ok(())
-    }
-
-    /// One word as written, its quotes and substitutions included.
-    fn word(&mut self, out: &mut Parsed) -> Result<String, Unparsable> {
-        let start = self.i;
-        while let Some(c) = self.at(0) {
-            match c {
-                b' ' | b'\t' | b'\r' | b'\n' | b';' | b'&' | b'|' | b'(' | b')' | b'<' | b'>' => {
-                    break;
-                }
-                b'\\' => self.i = (self.i + 2).min(self.b.len()),
-                b'\'' => self.single_quote()?,
-                b'"' => self.double_quote(out)?,
-                b'`' => self.backtick(out)?,
-                b'$' => self.dollar(out, false)?,
-                _ => self.i += 1,
-            }
-        }
-        Ok(self.s[start..self.i].to_owned())
-    }
-
-    fn single_quote(&mut self) -> Result<(), Unparsable> {
-        let close = self.s[self.i + 1..].find('\'').ok_or(Unparsable)?;
-        self.i += close + 2;
-        Ok(())
-    }
-
-    fn double_quote(&mut self, out: &mut Parsed) -> Result<(), Unparsable> {
-        self.i += 1;
-        loop {
-            match self.at(0).ok_or(Unparsable)? {
-                b'"' => {
-                    self.i += 1;
-                    return Ok(());
-                }
-                b'\\' => self.i = (self.i + 2).min(self.b.len()),
-                b'`' => self.backtick(out)?,
-                b'$' => self.dollar(out, true)?,
-                _ => self.i += 1,
-            }
-        }
-    }
-
-    /// A backquoted command: its text unescaped and parsed on its own.
-    fn backtick(&mut self, out: &mut Parsed) -> Result<(), Unparsable> {
-        out.expands = true;
-        self.i += 1;
-        let mut inner = String::new();
-        loop {
-            let rest = &self.s[self.i..];
-            let c = rest.chars().next().ok_or(Unparsable)?;
-            self.i += c.len_utf8();
-            match c {
-                '`' => break,
-                '\\' => match self.at(0) {
-                    Some(e @ (b'`' | b'\\' | b'$')) => {
-                        inner.push(char::from(e));
-                        self.i += 1;
-                    }
-                    _ => inner.push('\\'),
-                },
-                _ => inner.push(c),
-            }
-        }
-        let mut scanner = Scanner::new(&inner, self.depth + 1);
-        if scanner.depth > MAX_DEPTH {
-            return Err(Unparsable);
-        }
-        scanner.list(out, false)
-    }
-
-    /// `$(…)`, `$((…))`, `${…}`, `$'…'`, `$NAME`, or a lone `$`.
-    fn dollar(&mut self, out: &mut Parsed, in_double_quotes: bool) -> Result<(), Unparsable> {
-        match self.at(1) {
-            Some(b'(') => {
-                // `$((…))` parses as a list holding a subshell: close enough.
-                out.expands = true;
-                self.i += 2;
-                self.nested(out)
-            }
-            Some(b'{') => {
-                out.expands = true;
-                let close = self.s[self.i..].find('}').ok_or(Unparsable)?;
-                let inner = &self.s[self.i + 2..self.i + close];
-                // `${x:-$(cmd)}`: a command we do not look into.
-                if inner.contains(['`', '(']) {
-                    return Err(Unparsable);
-                }
-                self.i += close + 1;
-                Ok(())
-            }
-            Some(b'\'') if !in_double_quotes => {
-                self.i += 2;
-                loop {
-                    match self.at(0).ok_or(Unparsable)? {
-                        b'\\' => self.i = (self.i + 2).min(self.b.len()),
-                        b'\'' => {
-                            self.i += 1;
-                            return Ok(());
-                        }
-                        _ => self.i += 1,
-                    }
-                }
-            }
-            // A plain `$NAME` is an ordinary word, as Claude Code 2.1.331 reads it
-            // (tests/agents/FINDINGS.md: `touch $HOME/x` is not `git status*`); only
-            // an expanded command name fails open (`Simple::candidates`).
-            Some(c) if c.is_ascii_alphanumeric() || b"_@*#?$!-".contains(&c) => {
-                self.i += 2;
-                Ok(())
-            }
-            _ => {
-                self.i += 1;
-                Ok(())
-            }
-        }
-    }
-
-    /// The bodies of the heredocs opened on the line just ended.
-    fn heredoc_bodies(&mut self, out: &mut Parsed) -> Result<(), Unparsable> {
-        for heredoc in std::mem::take(&mut self.heredocs) {
-            while self.i < self.b.len() {
-                let rest = &self.s[self.i..];
-                let line = rest.split('\n').next().unwrap_or_default();
-                self.i = (self.i + line.len() + 1).min(self.b.len());
-                let text = if heredoc.strip_tabs {
-                    line.trim_start_matches('\t')
-                } else {
-                    line
-                };
-                if text.trim_end_matches('\r') == heredoc.delimiter {
-                    break;
-                }
-                if !heredoc.quoted {
-                    // An unquoted body runs its substitutions: not looked into.
-                    if line.contains('`') || line.contains("$(") {
-                        return Err(Unparsable);
-                    }
-                    out.expands |= line.contains("${");
-                }
-            }
-        }
-        Ok(())
-    }
-}
-
-fn finish(cmd: &mut Simple, out: &mut Parsed) {
-    if !cmd.items.is_empty() {
-        out.commands.push(std::mem::take(cmd));
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn hit(pattern: &str, command: &str) -> bool {
-        CommandPattern::new(pattern).matches(command)
+        CommandPattern::new(pattern).verdict(command) != Verdict::No
+    }
+
+    fn sure_hit(pattern: &str, command: &str) -> bool {
+        CommandPattern::new(pattern).verdict(command) == Verdict::Yes
     }
 
     #[test]
@@ -616,7 +188,9 @@ mod tests {
         assert!(hit("rm *", "nice -n 5 nohup rm -rf x"));
         assert!(hit("rm *", "env -i PATH=/bin rm x"));
         assert!(hit("grep *", "xargs grep pattern"));
-        assert!(!hit("grep *", "xargs -n1 grep pattern"));
+        // xargs with options runs its program too (Claude strips bare xargs only;
+        // a guard must not be skipped by `xargs -n1 rm`).
+        assert!(hit("grep *", "xargs -n1 grep pattern"));
         assert!(!hit("rm *", "command -v rm"));
         assert!(hit("rm *", "command rm x"));
         // The wrapped form still matches a rule for the wrapper.
@@ -697,5 +271,44 @@ mod tests {
         }
         assert!(!hit("rm *", ""));
         assert!(hit("é *", "echo x && é y"));
+    }
+
+    /// Seen (issue 36, item 1): a deny scoped `Bash(rm *)` skipped each of these.
+    #[test]
+    fn seen_what_the_shell_runs_is_what_the_rule_sees() {
+        for command in [
+            "'rm' -rf x",
+            "\\rm -rf x",
+            "r''m -rf x",
+            "(( 1<<2 ))\nrm -rf x",
+            "f() { rm -rf x; }; f",
+            "coproc rm -rf x",
+            "coproc C { rm -rf x; }",
+            "exec -a NAME rm -rf x",
+            "{rm,} -rf x",
+            "$'\\x72m' -rf x",
+            "sudo -u root /bin/rm -rf x",
+            "env -S 'rm -rf x'",
+            "echo x | xargs -0 rm",
+            "find . -exec rm {} +",
+            "bash -c 'rm -rf x'",
+            "trap 'rm -rf x' EXIT",
+        ] {
+            assert!(sure_hit("rm *", command), "{command}");
+        }
+        // Unsure, so the deny hook runs; and still nothing else is caught.
+        assert!(hit("rm *", "r? -rf x"));
+        assert!(!sure_hit("rm *", "r? -rf x"));
+        assert!(!hit("rm *", "echo rm -rf x"));
+        assert!(!hit("rm *", "grep 'rm -rf' notes"));
+    }
+
+    /// Seen (issue 36, item 1): 192 KB of repeated wrappers took quadratic memory.
+    #[test]
+    fn seen_a_line_of_wrappers_is_read_in_bounded_time() {
+        let line = "nice ".repeat(192 * 1024 / 5) + "rm -rf x";
+        assert!(hit("rm *", &line));
+        let line = "sudo ".repeat(1 << 20 / 5);
+        let _ = hit("* --version", &line);
     }
 }
