@@ -169,10 +169,12 @@ fn first_brace(chars: &[Ch]) -> Option<(usize, usize, Vec<Vec<Ch>>)> {
         let ch = chars[i];
         // `${…}` is a parameter, not a brace expression.
         let after_dollar = i > 0 && chars[i - 1].c == '$' && !chars[i - 1].quoted;
-        if ch.c == '{' && !ch.quoted && !after_dollar {
-            if let Some(found) = brace_at(chars, i) {
-                return Some(found);
-            }
+        if ch.c == '{'
+            && !ch.quoted
+            && !after_dollar
+            && let Some(found) = brace_at(chars, i)
+        {
+            return Some(found);
         }
         i += 1;
     }

@@ -68,9 +68,10 @@ pub const MAX_DEPTH: usize = 48;
 pub const MAX_HEREDOCS: usize = 64;
 
 /// How many words one parse reads, nested scripts included, before it stops
-/// and sets [`ShellCommand::too_large`]. Bounds time and memory: a megabyte of
-/// one-letter words is about half a million words.
-pub const MAX_WORDS: usize = 100_000;
+/// and sets [`ShellCommand::too_large`]. Bounds time and memory (measured:
+/// `cargo bench -p hookhost-shell`, docs/PERFORMANCE.md): a mebibyte of short
+/// words is about 300,000 words; no agent's command comes near 50,000.
+pub const MAX_WORDS: usize = 50_000;
 
 /// Parses a command line. Never panics, never fails: see the
 /// [crate documentation](crate) for what an odd input gives.

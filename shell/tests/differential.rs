@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 //! The reading against bash itself: generated commands run under `bash` with
 //! `PATH` holding only stub programs that log their name (no real program in
 //! the list runs), and every program bash started must be one [`read`] names,
@@ -212,7 +213,7 @@ fn every_program_bash_runs_is_read_or_the_reading_is_unsure() {
     let seed: u64 = std::env::var("HOOKHOST_DIFF_SEED")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(0x5eed_36);
+        .unwrap_or(0x005e_ed36);
     let dir = tempfile::tempdir().expect("temp dir");
     let (stubs, work) = setup(dir.path());
     let mut generator = Generator {
