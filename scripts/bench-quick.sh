@@ -7,3 +7,4 @@ cd "$(dirname "$0")/.."
 export HOOKHOST_BENCH_QUICK=1
 cargo bench -p hookhost-cli --locked --profile dev --bench fire -- --quick --noplot
 cargo bench -p hookhost-cli --locked --profile dev --bench process -- --quick
+cargo bench -p hookhost-shell --locked --profile dev --bench read -- --quick --noplot
