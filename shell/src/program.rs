@@ -96,6 +96,49 @@ const WRAPPERS: &[Wrapper] = &[
     ),
     wrapper("unbuffer", &[], 0),
     wrapper("caffeinate", &["-t", "-w"], 0),
+    wrapper(
+        "strace",
+        &[
+            "-o", "-e", "-p", "-s", "-u", "-E", "-a", "-b", "-I", "-O", "-P", "-S", "-X",
+        ],
+        0,
+    ),
+    wrapper(
+        "ltrace",
+        &["-o", "-e", "-p", "-s", "-u", "-n", "-a", "-A", "-l"],
+        0,
+    ),
+    wrapper("valgrind", &[], 0),
+    wrapper(
+        "unshare",
+        &["-S", "-G", "-R", "-w", "--setuid", "--setgid"],
+        0,
+    ),
+    wrapper(
+        "systemd-run",
+        &[
+            "-u",
+            "--unit",
+            "-p",
+            "--property",
+            "-E",
+            "--setenv",
+            "--uid",
+            "--gid",
+            "-M",
+        ],
+        0,
+    ),
+    wrapper("firejail", &[], 0),
+    wrapper("fakeroot", &["-l", "-s", "-i", "-b"], 0),
+    wrapper("eatmydata", &[], 0),
+    wrapper("chronic", &[], 0),
+    wrapper("proxychains", &["-f"], 0),
+    wrapper("proxychains4", &["-f"], 0),
+    wrapper("torsocks", &["-u", "-p", "-a", "-P"], 0),
+    wrapper("catchsegv", &[], 0),
+    wrapper("dbus-run-session", &["--config-file", "--dbus-daemon"], 0),
+    wrapper("xvfb-run", &["-n", "-s", "-f", "-e", "-p"], 0),
     wrapper("busybox", &[], 0),
     wrapper("toybox", &[], 0),
     wrapper("coproc", &[], 0),
@@ -270,6 +313,89 @@ impl SimpleCommand {
                 }
             }
             i = self.after_wrapper(wrapper, i + 1)?;
+        }
+        None
+    }
+
+    /// The shell command line a program runs from a string: `su -c CMD`,
+    /// `runuser -c CMD`, `sg GROUP -c CMD`, `flock FILE -c CMD`, `script -c CMD`,
+    /// `watch CMD…`. `Err(())` when that string is an expansion.
+    pub(crate) fn shell_string(&self) -> Option<Result<String, ()>> {
+        const TAKERS: &[&str] = &["su", "runuser", "sg", "flock", "script", "watch"];
+        // Along the wrapper chain (`sudo flock f -c …`), the first that takes one.
+        let mut i = 0;
+        let (program, args) = loop {
+            let name = basename(self.words.get(i)?.literal()?);
+            if TAKERS.contains(&name) {
+                break (name, self.words.get(i + 1..).unwrap_or_default());
+            }
+            i = self.wrapped(i)?;
+        };
+        if program == "watch" {
+            let mut i = 0;
+            while let Some(arg) = args.get(i) {
+                match arg.text.as_str() {
+                    "-n" | "--interval" | "-g" | "-q" => i += 2,
+                    t if t.starts_with('-') => i += 1,
+                    _ => break,
+                }
+            }
+            let rest = args.get(i..).unwrap_or_default();
+            if rest.is_empty() {
+                return None;
+            }
+            if rest.iter().any(|w| w.dynamic) {
+                return Some(Err(()));
+            }
+            let line: Vec<&str> = rest.iter().map(|w| w.text.as_str()).collect();
+            return Some(Ok(line.join(" ")));
+        }
+        if !matches!(program, "su" | "runuser" | "sg" | "flock" | "script") {
+            return None;
+        }
+        let mut i = 0;
+        while let Some(arg) = args.get(i) {
+            let text = arg.text.as_str();
+            let short_cluster_ending_in_c = text.len() > 1
+                && text.starts_with('-')
+                && !text.starts_with("--")
+                && text.ends_with('c');
+            let value = if text == "--command" || short_cluster_ending_in_c {
+                args.get(i + 1)
+            } else if text.starts_with("--command=") || (text.starts_with("-c") && text.len() > 2) {
+                Some(arg)
+            } else {
+                i += 1;
+                continue;
+            };
+            let value = value?;
+            if value.dynamic {
+                return Some(Err(()));
+            }
+            let text = value.text.as_str();
+            let code = text
+                .strip_prefix("--command=")
+                .or_else(|| text.strip_prefix("-c"))
+                .filter(|_| std::ptr::eq(value, arg))
+                .unwrap_or(text);
+            return Some(Ok(code.to_owned()));
+        }
+        // `runuser -u USER -- CMD ARGS…`: the command after `--`, run directly.
+        if program == "runuser"
+            && let Some(dashes) = args.iter().position(|w| w.text == "--")
+        {
+            let rest = &args[dashes + 1..];
+            let line: Vec<&str> = rest.iter().map(|w| w.written.as_str()).collect();
+            return (!rest.is_empty()).then(|| Ok(line.join(" ")));
+        }
+        // `sg GROUP CMD`: the command is the word after the group.
+        if program == "sg" {
+            let cmd = args.get(1)?;
+            return Some(if cmd.dynamic {
+                Err(())
+            } else {
+                Ok(cmd.text.clone())
+            });
         }
         None
     }

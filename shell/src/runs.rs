@@ -34,6 +34,8 @@ pub struct Invocation {
     pub starts: Vec<usize>,
     /// The command as written: its words and redirections, one space apart.
     pub written: String,
+    /// Which of [`words`](Self::words) are expansions or patterns.
+    odd: Vec<bool>,
 }
 
 /// What a command line runs, as far as it can be known without running it.
@@ -46,6 +48,16 @@ pub struct Reading {
     /// The line holds an expansion whose value the reading does not know:
     /// `$(…)`, backticks, `${…}`, `<(…)`.
     pub expands: bool,
+    /// How many `find -exec` commands deep the reading is.
+    depth: usize,
+}
+
+/// How many `find … -exec find … -exec …` levels are read.
+const MAX_EXEC_DEPTH: usize = 4;
+
+/// `word` in single quotes, so that a word read back is the same word.
+fn quote(word: &str) -> String {
+    format!("'{}'", word.replace('\'', "'\\''"))
 }
 
 impl Invocation {
@@ -243,6 +255,7 @@ fn invocation(simple: &SimpleCommand, reading: &mut Reading) -> Invocation {
     }
     out.written = written;
     out.starts = starts(&out.words, &odd, reading);
+    out.odd = odd;
     out
 }
 
@@ -316,6 +329,12 @@ fn check_program(simple: &SimpleCommand, inv: &Invocation, piped: bool, reading:
     if simple.script.is_some() {
         return;
     }
+    if let Some(Err(())) = simple.shell_string() {
+        unsure(
+            reading,
+            format!("`{program}` runs a script that is an expansion"),
+        );
+    }
     match simple.program_source() {
         Some(ProgramSource::Inline(code)) if code.dynamic && is_shell(program) => {
             unsure(
@@ -386,15 +405,31 @@ fn find_exec(inv: &Invocation, reading: &mut Reading) -> Vec<Invocation> {
                 .iter()
                 .position(|w| w == ";" || w == "+")
                 .map_or(inv.words.len(), |o| i + 1 + o);
-            let words: Vec<String> = inv.words[i + 1..end].to_vec();
+            let words = &inv.words[i + 1..end];
             if !words.is_empty() {
-                let odd = vec![false; words.len()];
-                let starts = starts(&words, &odd, reading);
-                found.push(Invocation {
-                    written: words.join(" "),
-                    words,
-                    starts,
-                });
+                // Read as a line of its own, so `-exec sh -c '…' \;` is followed in;
+                // an expansion stays one.
+                let line: Vec<String> = words
+                    .iter()
+                    .zip(&inv.odd[i + 1..end])
+                    .map(|(w, &odd)| if odd { w.clone() } else { quote(w) })
+                    .collect();
+                reading.depth += 1;
+                if reading.depth > MAX_EXEC_DEPTH {
+                    unsure(reading, "`find -exec` nests too deeply to be read");
+                } else {
+                    let mut inner = Reading {
+                        depth: reading.depth,
+                        ..Reading::default()
+                    };
+                    walk(&parse(&line.join(" ")), &mut inner);
+                    found.append(&mut inner.invocations);
+                    for why in inner.unsure {
+                        unsure(reading, why);
+                    }
+                    reading.expands |= inner.expands;
+                }
+                reading.depth -= 1;
             }
             i = end;
         }

@@ -24,7 +24,7 @@ const STUBS: &[&str] = &[
 
 /// Real programs linked into the stub directory: wrappers and shells.
 const REAL: &[&str] = &[
-    "bash", "sh", "env", "nice", "nohup", "timeout", "xargs", "find", "stdbuf", "setsid",
+    "bash", "sh", "env", "nice", "nohup", "timeout", "xargs", "find", "stdbuf", "setsid", "flock",
 ];
 
 /// A small deterministic generator (xorshift64*): no dependency, same commands
@@ -101,7 +101,7 @@ impl Generator {
             return self.simple();
         }
         let d = depth - 1;
-        match self.rng.below(34) {
+        match self.rng.below(52) {
             0 => format!("{} | {}", self.command(d), self.command(d)),
             1 => format!("{} && {}", self.command(d), self.command(d)),
             2 => format!("{} || {}", self.command(d), self.command(d)),
@@ -135,7 +135,28 @@ impl Generator {
             30 => format!("echo $({})", self.command(d)),
             31 => format!("echo `{}`", self.simple()),
             32 => format!("[[ -n $({}) ]]", self.simple()),
-            _ => format!("x=$({}); echo \"$x\"", self.simple()),
+            33 => format!("x=$({}); echo \"$x\"", self.simple()),
+            34 => format!(
+                "find . -maxdepth 0 -exec sh -c '{}' \\;",
+                self.simple().replace('\'', "")
+            ),
+            35 => format!("echo a | xargs sh -c '{}'", self.simple().replace('\'', "")),
+            36 => format!("flock lock -c '{}'", self.simple().replace('\'', "")),
+            37 => format!("bash <<< '{}'", self.simple().replace('\'', "")),
+            38 => format!("bash <<EOF\n{}\nEOF", self.simple()),
+            39 => format!("echo ${{x:-$({})}}", self.simple()),
+            40 => format!("a=($({})); echo ${{a[0]}}", self.simple()),
+            41 => format!("case $({}) in *) ;; esac", self.simple()),
+            42 => format!("time {}", self.simple()),
+            43 => format!("! {}", self.simple()),
+            44 => format!("{} & wait", self.simple()),
+            45 => format!("f() ( {} ); f", self.command(d)),
+            46 => format!("until {}; do :; done", self.simple()),
+            47 => format!("echo $((cd . ) && {})", self.simple()),
+            48 => format!("( exec {} )", self.simple()),
+            49 => format!("builtin command {}", self.simple()),
+            50 => format!("stdbuf -o0 setsid {}", self.simple()),
+            _ => format!("{{ {}; }} 2>/dev/null", self.command(d)),
         }
     }
 }

@@ -142,6 +142,9 @@ impl Parser {
         if let Some(line) = simple.env_split_string() {
             return self.parse_text(&line);
         }
+        if let Some(line) = simple.shell_string() {
+            return self.parse_text(&line.ok()?);
+        }
         let text = match simple.program_source()? {
             ProgramSource::Inline(code) if simple.program().is_some_and(is_shell) => {
                 code.literal()?.to_owned()

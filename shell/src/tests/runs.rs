@@ -111,6 +111,19 @@ fn wrappers_are_followed() {
         "[[ -n $(rm -rf y) ]]",
         "case $(rm x) in *) ;; esac",
         "for f in $(rm x); do :; done",
+        "find . -exec sh -c 'rm -rf \"$1\"' _ {} \\;",
+        "find . -exec find . -exec rm {} + \\;",
+        "su -c 'rm -rf x'",
+        "su root -c 'rm -rf x'",
+        "runuser -u u -- rm x",
+        "sg wheel -c 'rm -rf x'",
+        "flock /tmp/l -c 'rm -rf x'",
+        "script -qc 'rm -rf x' /dev/null",
+        "watch -n 1 rm -rf x",
+        "strace -f -o log rm x",
+        "unshare -r rm x",
+        "systemd-run --user rm x",
+        "fakeroot rm x",
     ] {
         assert!(runs_rm(command), "{command}");
     }
@@ -150,6 +163,8 @@ fn what_cannot_be_known_is_unsure() {
         "echo $(unterminated",
         "{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b} x",
         "trap \"$x\" EXIT",
+        "find . -exec $CMD {} \\;",
+        "su -c \"$X\"",
     ] {
         assert!(!read(command).is_sure(), "{command}");
     }
