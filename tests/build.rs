@@ -39,7 +39,13 @@ fn main() {
     for dir in [&fixtures, &examples] {
         watch_workspace(dir);
     }
-    for path in ["guest-sdk/Cargo.toml", "guest-sdk/src", "shell/Cargo.toml", "shell/src", "wit"] {
+    for path in [
+        "guest-sdk/Cargo.toml",
+        "guest-sdk/src",
+        "shell/Cargo.toml",
+        "shell/src",
+        "wit",
+    ] {
         println!("cargo:rerun-if-changed={}", repo.join(path).display());
     }
 

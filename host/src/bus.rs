@@ -115,9 +115,11 @@ impl Answer {
     }
 }
 
-/// Reads one request line; a bad one becomes the error answer to send.
+/// Reads one request line (through [`crate::json_input`]: a lone surrogate escape
+/// is read as JavaScript reads it, nesting is bounded); a bad one becomes the error
+/// answer to send.
 pub fn parse_request(line: &[u8]) -> Result<Request, Answer> {
-    let value: Value = serde_json::from_slice(line).map_err(|e| {
+    let value: Value = crate::json_input::parse(line).map_err(|e| {
         Answer::error(
             None,
             "INVALID_JSON",

@@ -13,8 +13,9 @@
 //!
 //! Beside the root items: [`dialect`] (Claude Code's and Gemini CLI's names and
 //! answers), [`distribution`] (OCI references, the module store, lock files,
-//! signatures, the registry client), [`bus`] (the wire format of `hookhost serve`) and
-//! [`input`] (typed inputs per event). [`HookSystem::hook_listing`] and
+//! signatures, the registry client), [`bus`] (the wire format of `hookhost serve`),
+//! [`input`] (typed inputs per event) and [`json_input`] (parsing what agents send, as
+//! JavaScript wrote it). [`HookSystem::hook_listing`] and
 //! [`AggregatedHookResult::explain`] are what `hookhost check` and `--explain` print.
 //!
 //! ```no_run
@@ -49,6 +50,7 @@ pub mod bus;
 pub mod dialect;
 pub mod distribution;
 pub mod input;
+pub mod json_input;
 
 internal_mod!(aggregate, config, output, runner, trust);
 
@@ -97,5 +99,6 @@ pub use system::{
     FireEvent, FireInput, FunctionHookError, HookSystem, HookSystemBuilder, MAX_NOTICES, Notice,
     background_running, take_all_notices, wait_for_background,
 };
+pub use text::terminal_safe;
 pub use trace::TraceSink;
 pub use trust::{TrustError, TrustKey, TrustStore};

@@ -42,4 +42,5 @@ mod serve_http;
 mod settings;
 mod soak;
 mod telemetry;
+mod terminal;
 mod trust;

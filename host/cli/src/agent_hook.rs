@@ -14,7 +14,11 @@
 //! broken settings) is reported in `systemMessage`, or — when nothing else is to be
 //! said — as the non-blocking error (exit 1, the cause on stderr) of an agent
 //! that shows no `systemMessage` (LLxprt Code; see `hookhost::dialect::reply`).
-//! `--fail-closed` turns any failure into a deny naming the cause.
+//! `--fail-closed` turns any failure into a deny naming the cause — an input it
+//! cannot read too (not JSON, nested too deep, over [`MAX_INPUT`], empty): the block
+//! of the event the input names as far as it can be read, where exit 1 would be a
+//! non-blocking error and the tool call would run. The input is read as JavaScript
+//! wrote it ([`hookhost::json_input`]: a lone surrogate escape is U+FFFD).
 //!
 //! Run *inside* a hook of hookhost (`HOOKHOST_ACTIVE` names its parent or, through
 //! `sh -c`, its grandparent), it answers `{}` at once instead of recursing. Any other
@@ -43,12 +47,18 @@ pub fn run(settings: &SettingsArgs, fail_closed: bool) -> Outcome {
             value.to_string_lossy()
         );
     }
-    let mut bytes = Vec::new();
-    std::io::stdin()
-        .read_to_end(&mut bytes)
-        .map_err(|e| Failure::of(HOOK, format_args!("cannot read the event from stdin: {e}")))?;
-    let (call, input) =
-        Call::parse(&bytes, Source::Stdin).map_err(|e| Failure::of(HOOK, e.message))?;
+    let bytes = read_stdin();
+    let parsed = match &bytes {
+        Ok(bytes) => Call::parse(bytes, Source::Stdin).map_err(|e| e.message),
+        Err(cause) => Err(cause.clone()),
+    };
+    let (call, input) = match parsed {
+        Ok(parsed) => parsed,
+        Err(cause) => {
+            let bytes = bytes.as_deref().unwrap_or_default();
+            return unreadable(settings, fail_closed, bytes, cause);
+        }
+    };
     let project_dir = default_project_dir(&input);
     let (result, fail_closed) = match fire(settings, project_dir, &call, input) {
         Ok((result, by_settings)) => (result, fail_closed || by_settings),
@@ -57,14 +67,58 @@ pub fn run(settings: &SettingsArgs, fail_closed: bool) -> Outcome {
             fail_closed,
         ),
     };
-    let reply = call.reply(result, fail_closed);
+    Ok(answer(call.reply(result, fail_closed)))
+}
+
+/// The most of stdin read: as much as a request of `hookhost serve` may hold.
+pub const MAX_INPUT: usize = hookhost::bus::MAX_LINE;
+
+/// The agent's hook input: stdin, up to [`MAX_INPUT`] bytes.
+fn read_stdin() -> Result<Vec<u8>, String> {
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .take(MAX_INPUT as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read the event from stdin: {e}"))?;
+    if bytes.len() > MAX_INPUT {
+        return Err(format!("stdin is longer than {MAX_INPUT} bytes"));
+    }
+    Ok(bytes)
+}
+
+/// The answer to an input that cannot be read (`cause`). Fail-closed (the flag, or
+/// `tools.hookFailClosed` in the settings): the block a hook of the agent gives
+/// for the event `bytes` name as far as they can be read ([`Call::guess`]) —
+/// exit 1 would be a non-blocking error, and the tool call would run. Otherwise
+/// that non-blocking error, as always.
+fn unreadable(settings: &SettingsArgs, fail_closed: bool, bytes: &[u8], cause: String) -> Outcome {
+    if !(fail_closed || settings_fail_closed(settings)) {
+        return Err(Failure::of(HOOK, cause));
+    }
+    let result = failed(format!("cannot read the agent's hook input: {cause}"));
+    Ok(answer(Call::guess(bytes).reply(result, true)))
+}
+
+/// Whether the settings turn fail-closed on (`tools.hookFailClosed`), read without
+/// an input: the project dir from the agent's environment, else the working dir.
+fn settings_fail_closed(settings: &SettingsArgs) -> bool {
+    let project_dir = default_project_dir(&Map::new());
+    settings
+        .builder_in(project_dir)
+        .only_event(HookEvent::Other)
+        .build()
+        .fail_closed()
+}
+
+/// Writes `reply` (stderr first, as a hook does) and gives its exit code.
+fn answer(reply: hookhost::dialect::Reply) -> ExitCode {
     if let Some(line) = &reply.stderr {
         eprintln!("{line}");
     }
     if let Some(line) = &reply.stdout {
         let _ = writeln!(std::io::stdout(), "{line}");
     }
-    Ok(ExitCode::from(reply.exit_code))
+    ExitCode::from(reply.exit_code)
 }
 
 /// Whether LLxprt Code started this hook: it sets `LLXPRT_PROJECT_DIR` for every
@@ -144,7 +198,7 @@ impl Call {
                 ),
             ));
         }
-        let input = match serde_json::from_slice::<Value>(bytes) {
+        let input = match hookhost::json_input::parse(bytes) {
             Ok(Value::Object(input)) => input,
             Ok(_) => {
                 return Err(InputError::new(
@@ -176,20 +230,40 @@ impl Call {
             }
         };
         let claude = input.contains_key("permission_mode");
+        Ok((Call::named(name, claude), input))
+    }
+
+    /// The call `name` is, for an agent that sends `permission_mode` (`claude`) or not.
+    fn named(name: String, claude: bool) -> Call {
         let (event, dialect) = match parse_event(&name) {
             Some((event, _)) if claude => (event, Dialect::Claude),
             Some(known) => known,
             None if claude => (HookEvent::Other, Dialect::Claude),
             None => (HookEvent::Other, Dialect::Llxprt),
         };
-        Ok((
-            Call {
-                event,
-                dialect,
-                name,
+        Call {
+            event,
+            dialect,
+            name,
+        }
+    }
+
+    /// The call an input that cannot be parsed (nested too deep, cut short, not
+    /// JSON) was meant to be, so that refusing it answers in that event's form:
+    /// from its `hook_event_name` if the top level of the object can still be read
+    /// ([`hookhost::dialect::input_head`]). Else an event hookhost does not know,
+    /// in Claude's dialect: its block is exit 2 with the reason on stderr, or over
+    /// HTTP `decision: "block"`, which every agent takes for a block of any event.
+    pub fn guess(bytes: &[u8]) -> Call {
+        let head = hookhost::dialect::input_head(bytes).unwrap_or_default();
+        match head.event_name.filter(|name| !name.is_empty()) {
+            Some(name) => Call::named(name, head.permission_mode),
+            None => Call {
+                event: HookEvent::Other,
+                dialect: Dialect::Claude,
+                name: String::new(),
             },
-            input,
-        ))
+        }
     }
 
     /// How many hooks a fire of this call runs at most.

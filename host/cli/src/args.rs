@@ -93,14 +93,19 @@ pub(super) enum Command {
         fail_closed: bool,
     },
     /// Approve the hooks of the project's settings and extensions (needed when
-    /// `tools.requireHookTrust` is on): commands by their exact string, plugins by
-    /// their file's SHA-256.
+    /// `tools.requireHookTrust` is on): each hook as written, with the content of
+    /// the scripts it names (plugins with their module's SHA-256 and grants).
     Trust {
         #[command(flatten)]
         settings: SettingsArgs,
-        /// Only list the hooks that are not approved yet.
+        /// Only list the hooks that are not approved yet, and why.
         #[arg(long)]
         list: bool,
+        /// Also approve hooks whose code cannot be pinned (a sourced file or `-c`
+        /// script computed at run time): hookhost cannot notice when that code
+        /// changes, so approve again on every change.
+        #[arg(long, conflicts_with = "list")]
+        unpinned: bool,
     },
     /// Set up a project: `.llxprt/settings.json` with hooks enabled and a working
     /// example hook.

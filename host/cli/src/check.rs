@@ -1,9 +1,11 @@
 //! `hookhost check`: validate settings, load plugins, list hooks in execution order
 //! ([`hookhost::HookListing`]). Errors, and hooks declared but not running, fail it.
+//! Diagnostics quote settings: each line is [`terminal_safe`] (the listing makes
+//! its own fields safe).
 
 use std::process::ExitCode;
 
-use hookhost::Severity;
+use hookhost::{Severity, terminal_safe};
 
 use crate::{Outcome, SettingsArgs};
 
@@ -15,13 +17,13 @@ pub fn run(settings: &SettingsArgs) -> Outcome {
         if d.severity == Severity::Error || d.unenforced {
             errors += 1;
         }
-        eprintln!("{d}");
+        eprintln!("{}", terminal_safe(&d.to_string()));
     }
     if !system.enabled_in_settings() {
         // Declared hooks that will not run: the most dangerous silent state.
         for d in system.switched_off() {
             errors += 1;
-            eprintln!("{d}");
+            eprintln!("{}", terminal_safe(&d.to_string()));
         }
     }
     // Written once: a closed stdout (`| head`) must not panic.

@@ -1,11 +1,13 @@
 //! `hookhost fire EVENT`: one event from stdin, the aggregated result on stdout.
+//! What goes to stderr for a human (diagnostics, notes, `--explain`, the env file
+//! hooks wrote) is [`terminal_safe`]; stdout is JSON.
 
 use std::io::{Read, Write};
 use std::process::ExitCode;
 
 use anyhow::Context;
 use hookhost::dialect::Dialect;
-use hookhost::{AggregatedHookResult, HookEvent, HookSystem};
+use hookhost::{AggregatedHookResult, HookEvent, HookSystem, terminal_safe};
 use serde_json::{Map, Value};
 
 use crate::{Failure, Outcome, SettingsArgs};
@@ -14,13 +16,13 @@ pub fn run(event: HookEvent, dialect: Dialect, settings: &SettingsArgs, explain:
     let mut input = read_input().map_err(Failure::chain)?;
     let notes = prepare(event, dialect, &mut input);
     for note in &notes {
-        eprintln!("hookhost: warning: {note}");
+        eprintln!("hookhost: warning: {}", terminal_safe(note));
     }
     Ok(match fire(event, settings, input, explain, notes) {
         Ok(blocked) => ExitCode::from(if blocked { 2 } else { 0 }),
         Err(e) => {
             // Infrastructure errors fail open (seeds/001 §9), like a failed hook.
-            eprintln!("hookhost: {e:#}");
+            eprintln!("hookhost: {}", terminal_safe(&format!("{e:#}")));
             let fallback = serde_json::json!({"success": false, "finalOutput": {},
                 "allOutputs": [], "errors": [format!("{e:#}")], "totalDuration": 0});
             let _ = writeln!(std::io::stdout(), "{fallback}");
@@ -56,15 +58,17 @@ fn event_name_mismatch(
     ))
 }
 
+/// The event's input from stdin: one JSON object (read as JavaScript wrote it, see
+/// [`hookhost::json_input`]), or nothing (`{}`).
 fn read_input() -> anyhow::Result<Map<String, Value>> {
-    let mut text = String::new();
+    let mut bytes = Vec::new();
     std::io::stdin()
-        .read_to_string(&mut text)
+        .read_to_end(&mut bytes)
         .context("cannot read the event from stdin")?;
-    if text.trim().is_empty() {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
         return Ok(Map::new());
     }
-    match serde_json::from_str::<Value>(&text).context("stdin is not valid JSON")? {
+    match hookhost::json_input::parse(&bytes).context("stdin is not valid JSON")? {
         Value::Object(map) => Ok(map),
         _ => anyhow::bail!("stdin must be one JSON object with the event's fields"),
     }
@@ -97,10 +101,15 @@ fn report_env_file(system: &HookSystem) {
         return;
     };
     match std::fs::read_to_string(path) {
+        // The hooks' lines, one per line as written, each made safe.
         Ok(text) if !text.trim().is_empty() => eprintln!(
             "hookhost: hooks wrote to CLAUDE_ENV_FILE {}:\n{}",
             path.display(),
             text.trim_end()
+                .split('\n')
+                .map(terminal_safe)
+                .collect::<Vec<_>>()
+                .join("\n")
         ),
         _ => {}
     }
@@ -114,7 +123,7 @@ fn fire_built(
     notes: Vec<String>,
 ) -> anyhow::Result<AggregatedHookResult> {
     for diagnostic in system.diagnostics() {
-        eprintln!("hookhost: {diagnostic}");
+        eprintln!("hookhost: {}", terminal_safe(&diagnostic.to_string()));
     }
     let runtime = super::fire_runtime(system.hook_count(event))?;
     let result = runtime.block_on(fire_on(system, event, input, notes));

@@ -57,7 +57,12 @@ fn main() -> ExitCode {
         telemetry::flush_at_exit()
     };
     let code = run(cli.command).unwrap_or_else(|failure| {
-        eprintln!("{}: {}", failure.command, failure.message);
+        // Messages quote settings and registries: one line, made safe.
+        eprintln!(
+            "{}: {}",
+            failure.command,
+            hookhost::terminal_safe(&failure.message)
+        );
         ExitCode::from(1)
     });
     finish_background();
@@ -83,7 +88,9 @@ fn finish_background() {
         eprintln!(
             "hookhost: asyncRewake hook {:?} ({}) blocks after the answer was given: {} \
              (a one-shot hookhost cannot wake the agent; `hookhost serve` delivers this as a notice)",
-            notice.hook, notice.event, notice.reason
+            notice.hook,
+            hookhost::terminal_safe(&notice.event),
+            hookhost::terminal_safe(&notice.reason)
         );
     }
 }
@@ -100,7 +107,11 @@ fn run(command: Command) -> Outcome {
             settings,
             fail_closed,
         } => agent_hook::run(&settings, fail_closed),
-        Command::Trust { settings, list } => trust::run(&settings, list),
+        Command::Trust {
+            settings,
+            list,
+            unpinned,
+        } => trust::run(&settings, list, unpinned),
         Command::Init { project_dir, force } => init::run(&project_dir, force),
         Command::New {
             language,

@@ -10,6 +10,7 @@ use hookhost::distribution::fetch::{FetchMode, Fetched};
 use hookhost::distribution::lock::LockFile;
 use hookhost::distribution::reference::ModuleRef;
 use hookhost::distribution::store::ModuleStore;
+use hookhost::terminal_safe;
 
 use crate::{Failure, Outcome, SettingsArgs, runtime};
 
@@ -149,17 +150,19 @@ fn report(fetched: Fetched<'_>, path: &Path, install: bool) {
             "hookhost: {text}: not in {}; run `hookhost lock` to resolve it (and review the lock)",
             path.display()
         ),
-        Fetched::Failed(e) => eprintln!("hookhost: {e}"),
+        // A registry's error may quote what the registry answered.
+        Fetched::Failed(e) => eprintln!("hookhost: {}", terminal_safe(&e.to_string())),
         Fetched::Unverified {
             reference,
             digest,
             key,
             error,
         } => eprintln!(
-            "hookhost: {}: refused, not locked: the signature does not verify with {} ({error}); \
+            "hookhost: {}: refused, not locked: the signature does not verify with {} ({}); \
              {} keeps its old entry",
             reference.at_digest(digest),
             key.display(),
+            terminal_safe(&error.to_string()),
             path.display()
         ),
         _ => {}

@@ -15,13 +15,14 @@
 //! `expect.decision` is `"block"` (any blocking decision) or `"allow"` (anything
 //! else); `reason` and `systemMessage` must be contained in the merged ones;
 //! `success` compares the aggregated `success` (false when a hook exited 2 or failed).
-//! Unknown `expect` keys are errors.
+//! Unknown `expect` keys are errors. Case names, warnings and reasons are
+//! [`terminal_safe`] as printed.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use hookhost::AggregatedHookResult;
 use hookhost::dialect::parse_event;
+use hookhost::{AggregatedHookResult, terminal_safe};
 use serde_json::Value;
 
 use crate::{Failure, Outcome, SettingsArgs};
@@ -37,7 +38,7 @@ pub fn run(dir: &Path, settings: &SettingsArgs) -> Outcome {
     }
     let system = settings.builder().build();
     for d in system.diagnostics() {
-        eprintln!("hookhost: {d}");
+        eprintln!("hookhost: {}", terminal_safe(&d.to_string()));
     }
     let runtime = super::runtime()?;
     // A hook that could not load is a policy that never ran: every case says so.
@@ -52,15 +53,15 @@ pub fn run(dir: &Path, settings: &SettingsArgs) -> Outcome {
             let mut result = runtime.block_on(system.fire(event, input));
             result.errors.splice(0..0, load_errors.iter().cloned());
             for warning in &result.warnings {
-                println!("WARN {name}: {warning}");
+                println!("WARN {}: {}", terminal_safe(&name), terminal_safe(warning));
             }
             check(&expect, &result)
         });
         match verdict {
-            Ok(()) => println!("PASS {name}"),
+            Ok(()) => println!("PASS {}", terminal_safe(&name)),
             Err(why) => {
                 failed += 1;
-                println!("FAIL {name}: {why}");
+                println!("FAIL {}: {}", terminal_safe(&name), terminal_safe(&why));
             }
         }
     }

@@ -1,12 +1,14 @@
 //! `hookhost state list | show ID | clear ID|--all`: the stores of plugins granted
 //! `state` (one per plugin identity; see `hookhost::state`). A store is named by
 //! its id — the file name `hookhost check` prints for the hook — or any unique
-//! prefix of it.
+//! prefix of it. Bucket and key names (the plugin's) and descriptions (the
+//! settings') are [`terminal_safe`] as printed.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use hookhost::state::{Store, state_dir};
+use hookhost::terminal_safe;
 
 use crate::{Failure, Outcome};
 
@@ -50,8 +52,10 @@ pub fn run(command: &StateCommand) -> Outcome {
                             summary.keys,
                             summary.used
                         );
+                        // The description names the module and the hosts of the
+                        // settings; bucket and key names are the plugin's own.
                         for line in summary.description.lines() {
-                            println!("    {line}");
+                            println!("    {}", terminal_safe(line));
                         }
                     }
                     Err(e) => println!(
@@ -73,7 +77,11 @@ pub fn run(command: &StateCommand) -> Outcome {
                 } else {
                     bucket
                 };
-                println!("  {bucket}  {key}  {size} bytes");
+                println!(
+                    "  {}  {}  {size} bytes",
+                    terminal_safe(&bucket),
+                    terminal_safe(&key)
+                );
             }
         }
         StateCommand::Clear { id, all } => {

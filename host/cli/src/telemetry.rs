@@ -277,6 +277,7 @@ fn record(
                 start + hook.duration,
                 vec![
                     KeyValue::new("log.level", line.level),
+                    KeyValue::new("log.origin", line.origin.as_str()),
                     KeyValue::new("log.context", line.context.clone()),
                     KeyValue::new("log.message", line.message.clone()),
                 ],

@@ -5,6 +5,10 @@
 //! from `"mode": "monitor"` to enforce. Lines that are not trace lines are
 //! counted and skipped, never fatal: a trace file is appended to by many
 //! processes and may end in a cut line.
+//!
+//! Every text read from the file (hook names, events, sources, digests, times)
+//! comes from settings or hooks and is made [`terminal_safe`] before it is laid
+//! out: the table goes to a terminal.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -12,6 +16,7 @@ use std::io::BufRead;
 use std::path::Path;
 use std::process::ExitCode;
 
+use hookhost::terminal_safe;
 use serde_json::Value;
 
 use crate::{Failure, Outcome};
@@ -48,12 +53,14 @@ impl Report {
             }
             return;
         };
-        let text = |key: &str| record.get(key).and_then(Value::as_str).unwrap_or_default();
+        // Made safe as read: every figure below is laid out from these.
+        let text =
+            |key: &str| terminal_safe(record.get(key).and_then(Value::as_str).unwrap_or_default());
         // Background starts are lines of their own: not a run with a result.
         if record.contains_key("background") || !record.contains_key("name") {
             return;
         }
-        let timestamp = text("timestamp").to_owned();
+        let timestamp = text("timestamp").into_owned();
         if !timestamp.is_empty() {
             if self.first.is_none() {
                 self.first = Some(timestamp.clone());
@@ -62,10 +69,10 @@ impl Report {
         }
         let stats = self
             .hooks
-            .entry((text("name").to_owned(), text("source").to_owned()))
+            .entry((text("name").into_owned(), text("source").into_owned()))
             .or_default();
         stats.runs += 1;
-        stats.events.insert(text("event").to_owned());
+        stats.events.insert(text("event").into_owned());
         let monitor = text("mode") == "monitor";
         if monitor && record.get("wouldBlock") == Some(&Value::Bool(true)) {
             stats.would_block += 1;
@@ -80,11 +87,11 @@ impl Report {
         }
         let digest = text("pluginDigest");
         if !digest.is_empty() {
-            *stats.digests.entry(digest.to_owned()).or_default() += 1;
+            *stats.digests.entry(digest.into_owned()).or_default() += 1;
         }
         let session = text("sessionId");
         if !session.is_empty() {
-            stats.sessions.insert(session.to_owned());
+            stats.sessions.insert(session.into_owned());
         }
     }
 
@@ -94,7 +101,7 @@ impl Report {
         let _ = writeln!(
             out,
             "{}: {runs} hook run(s) of {} hook(s){}",
-            path.display(),
+            terminal_safe(&path.display().to_string()),
             self.hooks.len(),
             match (&self.first, &self.last) {
                 (Some(first), Some(last)) => format!(", {first} to {last}"),
@@ -152,6 +159,12 @@ impl Report {
                 .collect();
             let _ = writeln!(out, "{}", cells.join("  ").trim_end());
         }
+        self.notes(&mut out);
+        out
+    }
+
+    /// Per hook: where it comes from, the modules it ran, what monitor mode saw.
+    fn notes(&self, out: &mut String) {
         for ((name, source), stats) in &self.hooks {
             let _ = writeln!(out, "{name}: from {source}");
             if stats.digests.len() > 1 {
@@ -177,7 +190,6 @@ impl Report {
                 );
             }
         }
-        out
     }
 }
 

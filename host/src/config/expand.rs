@@ -25,7 +25,8 @@ pub const PROJECT_DIR_VARS: [&str; 3] = [
 ];
 
 impl ExpandVars<'_> {
-    /// Expands variables and a leading `~`; unknown variables stay as written.
+    /// Expands variables and a leading `~`; unknown variables, and
+    /// `HOOKHOST_TOKEN`, stay as written.
     pub fn expand<'s>(&self, input: &'s str) -> Cow<'s, str> {
         let home = || dirs::home_dir().map(|h| h.to_string_lossy().into_owned());
         shellexpand::full_with_context_no_errors(input, home, |name| self.lookup(name))
@@ -45,6 +46,10 @@ impl ExpandVars<'_> {
     }
 
     fn lookup(&self, name: &str) -> Option<String> {
+        if name == crate::runner::TOKEN_ENV {
+            // `serve --http`'s bearer token is no hook's business: it stays as written.
+            return None;
+        }
         if PROJECT_DIR_VARS.contains(&name) {
             return Some(self.project_dir.to_string_lossy().into_owned());
         }

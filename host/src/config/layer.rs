@@ -18,6 +18,9 @@
 //! * `disabled` lists (Gemini CLI): a repository's list applies to repository hooks;
 //!   naming a hook of the user's files is refused with trust required and loudly
 //!   reported without.
+//! * Codex's hooks-off switches (`disableAllHooks` in `.codex/hooks.json`,
+//!   `[features] hooks = false` in `config.toml`) are its file's `enableHooks`:
+//!   layered here like it. Claude's `disableAllHooks` is [`super::managed`]'s.
 
 use std::sync::Arc;
 
@@ -57,13 +60,14 @@ pub(super) struct Layered {
     pub switched_off: Vec<Diagnostic>,
 }
 
-/// Layers the switches of `files` (priority order) and filters `entries` by them.
+/// Layers the switches of `files` (priority order) and filters `entries` by them;
+/// `require_trust` is [`require_trust`]'s answer for the same files.
 pub(super) fn layer(
     files: &[FileSwitches],
+    require_trust: bool,
     entries: &mut Vec<HookEntry>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Layered {
-    let require_trust = require_trust(files, diagnostics);
     let users_on = files
         .iter()
         .filter(|f| !f.source.is_repository_scope())
@@ -156,8 +160,10 @@ fn switched_off(files: &[FileSwitches], entries: &[HookEntry]) -> Vec<Diagnostic
     notes
 }
 
-/// `tools.requireHookTrust` from the user's own files, failing closed.
-fn require_trust(files: &[FileSwitches], diagnostics: &mut Vec<Diagnostic>) -> bool {
+/// `tools.requireHookTrust` from the user's own files, failing closed. Known
+/// before any switch is applied: it decides what a repository's switches may do
+/// (here, and Claude's `disableAllHooks` in [`super::managed`]).
+pub(super) fn require_trust(files: &[FileSwitches], diagnostics: &mut Vec<Diagnostic>) -> bool {
     let mut required = None;
     for file in files {
         if file.source.is_repository_scope() {

@@ -1,13 +1,15 @@
 //! Whose hooks may run at all: managed (system) settings and Claude Code's
 //! `disableAllHooks`, resolved as Claude Code 2.1.331 resolves them
-//! (docs/EVENTS.md, "Claude keys").
+//! (docs/EVENTS.md, "Claude keys") — except that a repository's file never
+//! switches off the hooks of the user's or the system's files while trust is
+//! required, and never silently otherwise.
 
 use std::sync::Arc;
 
+use super::Diagnostic;
+use super::settings::HookEntry;
 use super::settings::ParsedSettings;
 use super::source::{SettingsFormat, SettingsSource, SourceKind};
-use super::settings::HookEntry;
-use super::Diagnostic;
 
 /// What managed (system) settings and Claude's `disableAllHooks` say about whose
 /// hooks run, as Claude Code 2.1.331 resolves it: managed `disableAllHooks` — no
@@ -15,15 +17,19 @@ use super::Diagnostic;
 /// `tools.allowManagedHooksOnly` in its system file) — only system hooks, of any
 /// format; a non-managed `disableAllHooks` (the highest-priority Claude file that
 /// sets it decides) — no non-managed Claude hook, plugins included.
+///
+/// With `tools.requireHookTrust`, a repository's `disableAllHooks` (a project's
+/// `.claude/settings.json` or `settings.local.json`) decides only for the
+/// repository's hooks: the user's own Claude files decide for theirs.
 #[derive(Default)]
 pub(super) struct Managed {
     /// The managed file that allows only managed hooks.
     only: Option<Arc<SettingsSource>>,
     /// The managed Claude file that disables every Claude hook.
     disable_all: Option<Arc<SettingsSource>>,
-    /// The highest-priority non-managed Claude file that sets `disableAllHooks`,
-    /// and its value.
-    user_disable_all: Option<(Arc<SettingsSource>, bool)>,
+    /// The non-managed Claude files that set `disableAllHooks`, highest priority
+    /// first, with the value.
+    disable_all_by: Vec<(Arc<SettingsSource>, bool)>,
 }
 
 impl Managed {
@@ -50,39 +56,99 @@ impl Managed {
                 if disable {
                     self.disable_all.get_or_insert_with(|| Arc::clone(source));
                 }
-            } else if self.user_disable_all.is_none() && source.format == SettingsFormat::Claude {
-                self.user_disable_all = Some((Arc::clone(source), disable));
+            } else if source.format == SettingsFormat::Claude {
+                self.disable_all_by.push((Arc::clone(source), disable));
             }
         }
     }
 
     /// Drops the hooks that must not run, saying once per rule why.
-    pub(super) fn apply(&self, entries: &mut Vec<HookEntry>, diagnostics: &mut Vec<Diagnostic>) {
+    pub(super) fn apply(
+        &self,
+        entries: &mut Vec<HookEntry>,
+        require_trust: bool,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) {
         let claude = |e: &HookEntry| e.source.format == SettingsFormat::Claude;
         let system = |e: &HookEntry| e.source.kind == SourceKind::System;
-        let mut drop = |why: String, gone: &dyn Fn(&HookEntry) -> bool, entries: &mut Vec<HookEntry>| {
-            let before = entries.len();
-            entries.retain(|e| !gone(e));
-            let dropped = before - entries.len();
-            if dropped > 0 {
-                diagnostics.push(Diagnostic::warning(format!(
-                    "{why}: {dropped} hook(s) do not run"
-                )));
-            }
-        };
         if let Some(source) = &self.disable_all {
-            drop(format!("{source}: disableAllHooks (managed)"), &|e| claude(e), entries);
+            let why = format!("{source}: disableAllHooks (managed)");
+            drop_hooks(why, &|e| claude(e), entries, diagnostics);
         }
         if let Some(source) = &self.only {
-            drop(format!("{source}: allowManagedHooksOnly"), &|e| !system(e), entries);
+            let why = format!("{source}: allowManagedHooksOnly");
+            drop_hooks(why, &|e| !system(e), entries, diagnostics);
         }
-        if let Some((source, true)) = &self.user_disable_all {
-            drop(
-                format!("{source}: disableAllHooks (only managed Claude hooks still run)"),
-                &|e| claude(e) && !system(e),
-                entries,
-            );
+        self.apply_disable_all(entries, require_trust, diagnostics);
+    }
+
+    /// A non-managed `disableAllHooks`: the highest-priority file decides; with
+    /// trust required, the highest-priority file of the user's own for all
+    /// non-managed Claude hooks, a repository's only for the repository's.
+    fn apply_disable_all(
+        &self,
+        entries: &mut Vec<HookEntry>,
+        require_trust: bool,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) {
+        let off = |e: &HookEntry| {
+            e.source.format == SettingsFormat::Claude && e.source.kind != SourceKind::System
+        };
+        let users = |e: &HookEntry| off(e) && !e.source.is_repository_scope();
+        let decides = self
+            .disable_all_by
+            .iter()
+            .find(|(source, _)| !require_trust || !source.is_repository_scope());
+        if let Some((source, true)) = decides {
+            let silenced = entries.iter().filter(|e| users(e)).count();
+            if source.is_repository_scope() && silenced > 0 {
+                // A warning, not an error: Claude Code lets a project do this; but
+                // it is said on every fire and by `check`.
+                diagnostics.push(Diagnostic::warning(format!(
+                    "{source}: disableAllHooks: this repository switches hooks off, so the \
+                     {silenced} Claude hooks of your own settings will NOT run; set \
+                     tools.requireHookTrust in your user settings to keep a repository from \
+                     switching off your hooks"
+                )));
+            }
+            let why = format!("{source}: disableAllHooks (only managed Claude hooks still run)");
+            return drop_hooks(why, &off, entries, diagnostics);
         }
+        let Some((source, _)) = self
+            .disable_all_by
+            .iter()
+            .find(|(source, _)| source.is_repository_scope())
+            .filter(|(_, disable)| require_trust && *disable)
+        else {
+            return;
+        };
+        let kept = entries.iter().filter(|e| users(e)).count();
+        if kept > 0 {
+            diagnostics.push(Diagnostic::warning(format!(
+                "{source}: disableAllHooks here applies to this repository's hooks only; the \
+                 {kept} Claude hooks of your own settings keep running (a repository cannot \
+                 switch off your hooks while tools.requireHookTrust is on)"
+            )));
+        }
+        let why = format!("{source}: disableAllHooks (this repository's Claude hooks)");
+        let repository = |e: &HookEntry| off(e) && e.source.is_repository_scope();
+        drop_hooks(why, &repository, entries, diagnostics);
     }
 }
 
+/// Drops the entries `gone` selects, saying why and how many when any.
+fn drop_hooks(
+    why: String,
+    gone: &dyn Fn(&HookEntry) -> bool,
+    entries: &mut Vec<HookEntry>,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let before = entries.len();
+    entries.retain(|e| !gone(e));
+    let dropped = before - entries.len();
+    if dropped > 0 {
+        diagnostics.push(Diagnostic::warning(format!(
+            "{why}: {dropped} hook(s) do not run"
+        )));
+    }
+}

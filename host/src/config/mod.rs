@@ -173,8 +173,15 @@ impl LoadedSettings {
             loaded.entries.extend(parsed.entries);
             loaded.diagnostics.extend(parsed.diagnostics);
         }
-        managed.apply(&mut loaded.entries, &mut loaded.diagnostics);
-        let layered = layer::layer(&switches, &mut loaded.entries, &mut loaded.diagnostics);
+        // Whether trust is required decides what a repository's switches may do.
+        let require_trust = layer::require_trust(&switches, &mut loaded.diagnostics);
+        managed.apply(&mut loaded.entries, require_trust, &mut loaded.diagnostics);
+        let layered = layer::layer(
+            &switches,
+            require_trust,
+            &mut loaded.entries,
+            &mut loaded.diagnostics,
+        );
         loaded.switched_off = layered.switched_off;
         loaded.enabled = layered.enabled;
         loaded.require_trust = layered.require_trust;

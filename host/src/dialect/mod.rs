@@ -10,12 +10,14 @@
 //! Internally every fire is in the LLxprt dialect; translation happens at the edges.
 
 mod answer;
+mod head;
 mod input;
 mod names;
 mod output;
 mod spill;
 
 pub use answer::{Reply, reply, reply_json};
+pub use head::{InputHead, input_head};
 pub use names::{CLAUDE_EVENTS, TOOL_NAMES};
 pub use spill::{CLAUDE_OUTPUT_CAP, spill_long_texts};
 

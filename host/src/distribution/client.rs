@@ -16,6 +16,7 @@ use oci_client::secrets::RegistryAuth;
 use oci_client::{Client, Reference};
 use oci_wasm::{WasmClient, WasmConfig};
 
+use super::canonical::canonical_registry;
 pub use super::credentials::{TOKEN_ENV, credentials};
 use super::manifest::{MANIFEST_MEDIA_TYPE, Manifest};
 use super::reference::{ModuleRef, digest_of};
@@ -45,7 +46,9 @@ pub struct ClientError {
 /// How to reach registries.
 #[derive(Debug, Clone, Default)]
 pub struct ClientOptions {
-    /// Registries (`HOST` or `HOST:PORT`) reached over plain HTTP.
+    /// Registries (`HOST` or `HOST:PORT`) reached over plain HTTP, compared in
+    /// canonical form (a plain-HTTP registry on port 443 of a host that is not
+    /// loopback cannot be named: `:443` is HTTPS's default and dropped).
     pub insecure: Vec<String>,
 }
 
@@ -77,7 +80,13 @@ impl RegistryClient {
     /// be read); `oci_client::Client::new` would instead fall back to a default
     /// configuration, silently dropping the plain-HTTP exceptions.
     pub fn new(reference: &ModuleRef, options: &ClientOptions) -> Result<Self, ClientError> {
-        let mut plain_http: Vec<String> = options.insecure.clone();
+        // `--insecure` names a registry as a reference does: compared canonical
+        // (`--insecure Reg.Lan.` is `reg.lan`, as `oci://Reg.Lan./…` is).
+        let mut plain_http: Vec<String> = options
+            .insecure
+            .iter()
+            .map(|host| canonical_registry(host).unwrap_or_else(|| host.clone()))
+            .collect();
         if reference.is_loopback() {
             plain_http.push(reference.registry.clone());
         }

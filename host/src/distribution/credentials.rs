@@ -8,10 +8,13 @@ use std::path::PathBuf;
 use base64::Engine as _;
 use oci_client::secrets::RegistryAuth;
 
+use super::canonical::canonical_registry;
+
 /// The environment variable holding a bearer token for every registry.
 pub const TOKEN_ENV: &str = "HOOKHOST_REGISTRY_TOKEN";
 
-/// The credentials for `registry`: a token from the environment, else the Docker
+/// The credentials for `registry` (canonical, as [`super::reference::ModuleRef`]
+/// holds it): a token from the environment, else the Docker
 /// config's entry, else anonymous.
 pub fn credentials(registry: &str) -> RegistryAuth {
     if let Some(token) = std::env::var(TOKEN_ENV).ok().filter(|t| !t.is_empty()) {
@@ -35,6 +38,9 @@ fn docker_credentials(registry: &str) -> Option<RegistryAuth> {
             .split('/')
             .next()
             .unwrap_or_default();
+        // Compared canonical, as references are: Docker's own key for Docker Hub
+        // is `https://index.docker.io/v1/`.
+        let host = canonical_registry(host).unwrap_or_else(|| host.to_owned());
         (host == registry).then_some(entry)
     })?;
     if let (Some(user), Some(password)) = (

@@ -10,6 +10,13 @@
 //! `hookhost lock`. Fires read them: a tag that moved in the registry is not
 //! followed until `hookhost lock --update`. A reference with an explicit
 //! `@sha256:` needs no entry.
+//!
+//! Keys are canonical references ([`super::canonical`]): a file's keys are made
+//! canonical when it is read, so that a hook that spells its `source` another way
+//! (`oci://GHCR.IO/acme/scan:1`) finds the entry of `oci://ghcr.io/acme/scan:1`
+//! and a repository cannot slip a second, differently spelled entry for the same
+//! tag past review: two spellings of one tag at different digests make the whole
+//! file unusable.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -93,7 +100,7 @@ impl LockFile {
             }
             Err(e) => return Err(error(format!("cannot read: {e}"))),
         };
-        let lock: LockFile = serde_json::from_str(&text)
+        let mut lock: LockFile = serde_json::from_str(&text)
             .map_err(|e| error(format!("not a hookhost lock file: {e}")))?;
         if lock.version != LOCK_VERSION {
             return Err(error(format!(
@@ -101,6 +108,7 @@ impl LockFile {
                 lock.version
             )));
         }
+        lock.modules = canonical_keys(std::mem::take(&mut lock.modules)).map_err(error)?;
         Ok(lock)
     }
 
@@ -133,5 +141,97 @@ impl LockFile {
         tmp.persist(path)
             .map_err(|e| error(format!("cannot write: {}", e.error)))?;
         Ok(())
+    }
+}
+
+/// The entries under canonical keys; two spellings of one reference are one
+/// entry if they agree, an error if they do not (which digest runs must not depend
+/// on how a hook spells its `source`).
+fn canonical_keys(
+    modules: BTreeMap<String, LockedModule>,
+) -> Result<BTreeMap<String, LockedModule>, String> {
+    let mut canonical: BTreeMap<String, (String, LockedModule)> = BTreeMap::new();
+    for (key, entry) in modules {
+        let name = super::reference::canonical(&key).map_err(|e| format!("the key {e}"))?;
+        match canonical.get(&name) {
+            Some((other, earlier)) if *earlier != entry => {
+                return Err(format!(
+                    "{other:?} and {key:?} are the same reference ({name}) locked to different \
+                     digests; keep one of them"
+                ));
+            }
+            Some(_) => {}
+            None => {
+                canonical.insert(name, (key, entry));
+            }
+        }
+    }
+    Ok(canonical
+        .into_iter()
+        .map(|(name, (_, entry))| (name, entry))
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(digest: char) -> LockedModule {
+        LockedModule {
+            digest: format!("sha256:{}", digest.to_string().repeat(64)),
+            module: format!("sha256:{}", "e".repeat(64)),
+            size: 1,
+        }
+    }
+
+    fn lock_of(entries: &[(&str, char)]) -> Result<LockFile, LockError> {
+        let dir = tempfile::tempdir().map_err(|e| LockError {
+            path: PathBuf::new(),
+            problem: e.to_string(),
+        })?;
+        let path = dir.path().join(LOCK_FILE);
+        let modules: BTreeMap<String, LockedModule> = entries
+            .iter()
+            .map(|(key, digest)| ((*key).to_owned(), entry(*digest)))
+            .collect();
+        let text = serde_json::json!({"version": LOCK_VERSION, "modules": modules});
+        std::fs::write(&path, text.to_string()).map_err(|e| LockError {
+            path: path.clone(),
+            problem: e.to_string(),
+        })?;
+        LockFile::load(&path)
+    }
+
+    #[test]
+    fn keys_are_read_in_canonical_form() {
+        let lock = lock_of(&[("oci://GHCR.IO.:443/acme/scan:1", 'a')]).unwrap();
+        let keys: Vec<&String> = lock.modules.keys().collect();
+        assert_eq!(keys, ["oci://ghcr.io/acme/scan:1"]);
+        // Spellings that agree are one entry.
+        let lock = lock_of(&[
+            ("oci://ghcr.io/acme/scan:1", 'a'),
+            ("oci://ghcr.io:443/acme/scan:1", 'a'),
+        ])
+        .unwrap();
+        assert_eq!(lock.modules.len(), 1);
+    }
+
+    #[test]
+    fn two_spellings_locked_to_different_digests_are_refused() {
+        let error = lock_of(&[
+            ("oci://ghcr.io/acme/scan:1", 'a'),
+            ("oci://GHCR.IO/acme/scan:1", 'b'),
+        ])
+        .unwrap_err()
+        .to_string();
+        assert!(
+            error.contains("the same reference (oci://ghcr.io/acme/scan:1)")
+                && error.contains("different digests"),
+            "{error}"
+        );
+        let error = lock_of(&[("not a reference", 'a')])
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("the key \"not a reference\""), "{error}");
     }
 }

@@ -1,6 +1,8 @@
 //! Distributing plugins as OCI artifacts: `"source": "oci://…"` in settings.
 //!
 //! * [`reference`](mod@reference): parsing `oci://REGISTRY/REPO[:TAG][@sha256:…]`.
+//! * [`canonical`]: one spelling per module (host case, default port, trailing
+//!   dot, Docker Hub's names), which every comparison of references uses.
 //! * [`manifest`]: the CNCF Wasm OCI artifact layout (what `wkg oci` and `oras` push).
 //! * [`store`]: the per-user content-addressed module store.
 //! * [`lock`]: `hookhost.lock`, the digest each tag was locked to.
@@ -14,6 +16,7 @@
 //! Only `client` talks to the network, and only the CLI commands that fetch or publish
 //! use it: building a hook system and firing events never do.
 
+pub mod canonical;
 pub mod lock;
 pub mod manifest;
 pub mod reference;

@@ -1,9 +1,16 @@
 //! Module references: `oci://REGISTRY/REPOSITORY[:TAG][@sha256:DIGEST]`, and digests.
+//!
+//! A parsed reference is canonical ([`super::canonical`]): two spellings of one
+//! module (`oci://GHCR.IO:443/acme/scan`, `oci://ghcr.io/acme/scan`) parse to the
+//! same [`ModuleRef`], so lock keys, `tools.verifyPlugins` prefixes and everything
+//! else that compares references compare modules, not spellings.
 
 use sha2::{Digest, Sha256};
 
+use super::canonical::canonical_name;
+
 /// The scheme a `source` must start with.
-pub const SCHEME: &str = "oci://";
+pub use super::canonical::SCHEME;
 
 /// What a reference must look like, as error messages say it.
 const EXPECTED: &str = "expected oci://REGISTRY/REPOSITORY[:TAG][@sha256:DIGEST]";
@@ -35,12 +42,14 @@ pub enum ReferenceError {
     },
 }
 
-/// A parsed `oci://` reference.
+/// A parsed `oci://` reference, in canonical form.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ModuleRef {
-    /// The registry host, with its port if any (`ghcr.io`, `127.0.0.1:5000`).
+    /// The registry host, canonical, with its port unless it is the default
+    /// (`ghcr.io`, `127.0.0.1:5000`, `docker.io`).
     pub registry: String,
-    /// The repository path (`acme/secret-scan`).
+    /// The repository path (`acme/secret-scan`; `library/…` for Docker Hub's
+    /// official images).
     pub repository: String,
     /// The tag; `latest` when neither a tag nor a digest was given.
     pub tag: Option<String>,
@@ -49,7 +58,8 @@ pub struct ModuleRef {
 }
 
 impl ModuleRef {
-    /// Parses a reference; the error says what is wrong and what is expected.
+    /// Parses a reference into its canonical form; the error says what is wrong
+    /// and what is expected.
     pub fn parse(text: &str) -> Result<ModuleRef, ReferenceError> {
         let malformed = || ReferenceError::Malformed {
             text: text.to_owned(),
@@ -66,17 +76,20 @@ impl ModuleRef {
             }
             None => (rest, None),
         };
-        let (registry, path) = name
+        if !name
             .split_once('/')
-            .filter(|(registry, path)| !registry.is_empty() && !path.is_empty())
-            .ok_or_else(malformed)?;
+            .is_some_and(|(registry, path)| !registry.is_empty() && !path.is_empty())
+        {
+            return Err(malformed());
+        }
+        let characters = || ReferenceError::Characters {
+            text: text.to_owned(),
+        };
+        let (registry, path) = canonical_name(name).ok_or_else(characters)?;
         let (repository, tag) = match path.rsplit_once(':') {
             Some((repository, tag)) if !tag.contains('/') => (repository, Some(tag.to_owned())),
-            _ => (path, None),
+            _ => (path.as_str(), None),
         };
-        let registry_ok = registry
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || ".-:[]".contains(c));
         let repository_ok = !repository.is_empty()
             && repository.split('/').all(|part| {
                 !part.is_empty()
@@ -90,17 +103,15 @@ impl ModuleRef {
                 && t.chars()
                     .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
         });
-        if !registry_ok || !repository_ok || !tag_ok {
-            return Err(ReferenceError::Characters {
-                text: text.to_owned(),
-            });
+        if !repository_ok || !tag_ok {
+            return Err(characters());
         }
         let tag = match (&tag, &digest) {
             (None, None) => Some("latest".to_owned()),
             _ => tag,
         };
         Ok(ModuleRef {
-            registry: registry.to_owned(),
+            registry,
             repository: repository.to_owned(),
             tag,
             digest,
@@ -160,6 +171,12 @@ impl std::fmt::Display for ModuleRef {
     }
 }
 
+/// The canonical spelling of the reference `text` (see [`super::canonical`]):
+/// what two spellings of one module have in common.
+pub fn canonical(text: &str) -> Result<String, ReferenceError> {
+    ModuleRef::parse(text).map(|reference| reference.to_string())
+}
+
 /// The 32 bytes of a `sha256:<hex>` digest, if it is one.
 pub fn parse_digest(text: &str) -> Option<[u8; 32]> {
     let hex_part = text.strip_prefix("sha256:")?;
@@ -200,6 +217,57 @@ mod tests {
         );
     }
 
+    /// Seen: `oci://GHCR.IO/acme/…`, `oci://ghcr.io:443/acme/…` and
+    /// `oci://ghcr.io./acme/…` were other modules than `oci://ghcr.io/acme/…` to
+    /// `tools.verifyPlugins`. Every spelling parses to one reference.
+    #[test]
+    fn every_spelling_of_a_module_is_one_reference() {
+        let digest = format!("sha256:{}", "a".repeat(64));
+        for spelled in [
+            "oci://ghcr.io/acme/scan:1",
+            "oci://GHCR.IO/acme/scan:1",
+            "oci://ghcr.io:443/acme/scan:1",
+            "oci://ghcr.io./acme/scan:1",
+            "oci://GhCr.Io.:0443/acme/scan:1",
+        ] {
+            assert_eq!(canonical(spelled).unwrap(), "oci://ghcr.io/acme/scan:1");
+            let pinned = format!("{spelled}@{digest}");
+            assert_eq!(
+                canonical(&pinned).unwrap(),
+                format!("oci://ghcr.io/acme/scan:1@{digest}")
+            );
+        }
+        for spelled in [
+            "oci://docker.io/alpine:3",
+            "oci://index.docker.io/library/alpine:3",
+            "oci://registry-1.docker.io:443/alpine:3",
+            "oci://library/alpine:3",
+        ] {
+            assert_eq!(
+                canonical(spelled).unwrap(),
+                "oci://docker.io/library/alpine:3"
+            );
+        }
+        assert_eq!(
+            canonical("oci://acme/scan").unwrap(),
+            "oci://docker.io/acme/scan:latest"
+        );
+        assert_eq!(
+            canonical("oci://LOCALHOST.:80/scan").unwrap(),
+            "oci://localhost/scan:latest"
+        );
+        assert!(
+            ModuleRef::parse("oci://127.1:5000/a:1")
+                .unwrap()
+                .is_loopback()
+        );
+        assert!(
+            ModuleRef::parse("oci://LOCALHOST./a:1")
+                .unwrap()
+                .is_loopback()
+        );
+    }
+
     #[test]
     fn refuses_bad_references() {
         for bad in [
@@ -209,6 +277,9 @@ mod tests {
             "oci://ghcr.io/Acme/scan",
             "oci://ghcr.io/acme/scan@sha256:abc",
             "oci://ghcr.io/acme/scan:bad tag",
+            "oci://ghcr..io/acme/scan",
+            "oci://ghcr.io:99999/acme/scan",
+            "oci://Acme/scan",
         ] {
             assert!(ModuleRef::parse(bad).is_err(), "{bad}");
         }

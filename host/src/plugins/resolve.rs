@@ -14,9 +14,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::config::{HookEntry, HookKind, ModuleSource, PluginConfig, VerifyRule};
+use crate::distribution::canonical::prefix_match;
 use crate::distribution::lock::{LockError, LockFile, lock_path_for};
 use crate::distribution::manifest::{Manifest, ManifestError};
-use crate::distribution::reference::{ModuleRef, ReferenceError, parse_digest};
+use crate::distribution::reference::{ModuleRef, ReferenceError, canonical, parse_digest};
 use crate::distribution::signature::{SignatureError, verify_stored};
 use crate::distribution::store::{ModuleStore, StoreError};
 
@@ -99,7 +100,7 @@ type Opened<T, E> = Result<T, Arc<E>>;
 /// Resolves every `source` plugin of `entries` against its lock file (the
 /// project's, or the user's for the user's own files: [`lock_path_for`]) and the
 /// user's module store. The key of the longest matching `tools.verifyPlugins`
-/// prefix is required of every hook under it, whatever `verify` the hook names
+/// prefix (canonical spellings compared) is required of every hook under it, whatever `verify` the hook names
 /// (which must verify too).
 pub fn resolve_entries(entries: &mut [HookEntry], rules: &[VerifyRule], project_dir: &Path) {
     let mut locks: Vec<(PathBuf, Opened<LockFile, LockError>)> = Vec::new();
@@ -113,11 +114,7 @@ pub fn resolve_entries(entries: &mut [HookEntry], rules: &[VerifyRule], project_
         let Some(source) = config.source.as_mut() else {
             continue;
         };
-        source.required_key = rules
-            .iter()
-            .filter(|rule| source.reference.starts_with(&rule.prefix))
-            .max_by_key(|rule| rule.prefix.len())
-            .map(|rule| rule.key.clone());
+        source.required_key = required_key(rules, &source.reference);
         let at = match locks.iter().position(|(path, _)| *path == lock_file) {
             Some(at) => at,
             None => {
@@ -130,6 +127,20 @@ pub fn resolve_entries(entries: &mut [HookEntry], rules: &[VerifyRule], project_
         let lock = (locks[at].0.as_path(), locks[at].1.as_ref());
         resolve(config, lock, store.as_ref(), project_dir, &flags);
     }
+}
+
+/// The key of the longest `tools.verifyPlugins` prefix that covers `reference`,
+/// both compared in canonical form ([`prefix_match`]): a rule written for
+/// `oci://ghcr.io/acme/` holds for `oci://GHCR.IO:443/acme/…` too.
+fn required_key(rules: &[VerifyRule], reference: &str) -> Option<PathBuf> {
+    // The reference is canonical already (settings parse it); parsing again
+    // keeps this true for any caller.
+    let reference = canonical(reference).unwrap_or_else(|_| reference.to_owned());
+    rules
+        .iter()
+        .filter_map(|rule| Some((prefix_match(&rule.prefix, &reference)?, rule)))
+        .max_by_key(|(covered, _)| *covered)
+        .map(|(_, rule)| rule.key.clone())
 }
 
 /// The flags a `hookhost lock` / `install` needs to read the file `source` is (so

@@ -1,10 +1,15 @@
 //! Why the hooks of one fire decided what they did, as a table (`hookhost fire
 //! --explain` prints it on stderr; stdout stays the one JSON object of the contract).
+//!
+//! Every text that settings, hooks or plugins supply (names, matchers, reasons,
+//! stderr, status messages, log lines, warnings) is [`terminal_safe`] here: the
+//! table goes to a terminal. A plugin's log lines are shown as `plugin:<context>`
+//! ([`crate::runner::GuestLog::shown_context`]).
 
 use std::fmt::Write as _;
 
 use super::{AggregatedHookResult, HookExecutionResult};
-use crate::text::clip;
+use crate::text::{clip, terminal_safe};
 
 impl AggregatedHookResult {
     /// The table `hookhost fire --explain` prints: one row per hook that ran (outcome,
@@ -17,7 +22,7 @@ impl AggregatedHookResult {
 fn render(result: &AggregatedHookResult) -> String {
     let mut out = String::new();
     for warning in &result.warnings {
-        let _ = writeln!(out, "warning: {warning}");
+        let _ = writeln!(out, "warning: {}", terminal_safe(warning));
     }
     for b in &result.background {
         let what = match b.mode {
@@ -32,9 +37,9 @@ fn render(result: &AggregatedHookResult) -> String {
             b.mode,
             b.status_message
                 .as_ref()
-                .map(|s| format!("; status: {s}"))
+                .map(|s| format!("; status: {}", terminal_safe(s)))
                 .unwrap_or_default(),
-            b.source
+            terminal_safe(&b.source)
         );
     }
     if result.executions.is_empty() {
@@ -51,37 +56,13 @@ fn render(result: &AggregatedHookResult) -> String {
         "#", "hook", "type", "matcher", "outcome", "time ms", "fuel", "decision"
     );
     for (i, e) in result.executions.iter().enumerate() {
-        let _ = writeln!(
-            out,
-            "{:<3} {:<24} {:<8} {:<20} {:>10} {:>10.3} {:>12}  {:<14} {}",
-            i + 1,
-            clip(&e.hook_name, 24),
-            e.hook_type,
-            clip(&e.matcher, 20),
-            outcome(e),
-            e.duration.as_secs_f64() * 1000.0,
-            e.fuel_used
-                .map_or_else(|| "-".to_owned(), |f| f.to_string()),
-            decision(e),
-            detail(e),
-        );
-        let _ = writeln!(out, "    from {} {}", e.source, e.location);
-        if let Some(status) = &e.status_message {
-            let _ = writeln!(out, "    status: {status}");
-        }
-        for line in &e.logs.lines {
-            let _ = writeln!(
-                out,
-                "    log {:<5} {}: {}",
-                line.level, line.context, line.message
-            );
-        }
-        if e.logs.dropped > 0 {
-            let _ = writeln!(out, "    log … {} more lines dropped", e.logs.dropped);
-        }
+        row(&mut out, i + 1, e);
     }
     let verdict = if result.is_blocked() {
-        format!("BLOCKED: {}", result.block_reason().unwrap_or_default())
+        format!(
+            "BLOCKED: {}",
+            terminal_safe(result.block_reason().unwrap_or_default())
+        )
     } else {
         "allowed".to_owned()
     };
@@ -91,6 +72,46 @@ fn render(result: &AggregatedHookResult) -> String {
         result.total_duration.as_secs_f64() * 1000.0
     );
     out
+}
+
+/// The row of the `n`th hook that ran, and its indented lines (source, status,
+/// logs).
+fn row(out: &mut String, n: usize, e: &HookExecutionResult) {
+    let _ = writeln!(
+        out,
+        "{:<3} {:<24} {:<8} {:<20} {:>10} {:>10.3} {:>12}  {:<14} {}",
+        n,
+        clip(&terminal_safe(&e.hook_name), 24),
+        e.hook_type,
+        clip(&terminal_safe(&e.matcher), 20),
+        outcome(e),
+        e.duration.as_secs_f64() * 1000.0,
+        e.fuel_used
+            .map_or_else(|| "-".to_owned(), |f| f.to_string()),
+        decision(e),
+        terminal_safe(&detail(e)),
+    );
+    let _ = writeln!(
+        out,
+        "    from {} {}",
+        terminal_safe(&e.source),
+        terminal_safe(&e.location)
+    );
+    if let Some(status) = &e.status_message {
+        let _ = writeln!(out, "    status: {}", terminal_safe(status));
+    }
+    for line in &e.logs.lines {
+        let _ = writeln!(
+            out,
+            "    log {:<5} {}: {}",
+            line.level,
+            terminal_safe(&line.shown_context()),
+            terminal_safe(&line.message)
+        );
+    }
+    if e.logs.dropped > 0 {
+        let _ = writeln!(out, "    log … {} more lines dropped", e.logs.dropped);
+    }
 }
 
 fn outcome(e: &HookExecutionResult) -> String {

@@ -245,7 +245,8 @@ impl Serialize for ExecutionSummary<'_> {
     }
 }
 
-/// A plugin's log lines as `[{"level", "context", "message"}]`.
+/// A plugin's log lines as `[{"level", "origin", "context", "message"}]`
+/// (`origin`: `plugin` or `hookhost`, [`crate::runner::LogOrigin`]).
 struct LogLines<'a>(&'a [crate::runner::GuestLog]);
 
 impl Serialize for LogLines<'_> {
@@ -255,6 +256,7 @@ impl Serialize for LogLines<'_> {
         for line in self.0 {
             seq.serialize_element(&serde_json::json!({
                 "level": line.level,
+                "origin": line.origin.as_str(),
                 "context": line.context,
                 "message": line.message,
             }))?;

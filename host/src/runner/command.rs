@@ -1,11 +1,12 @@
 //! Command hooks: a shell command in its own process group (seeds/001 §4, §7.6, §7.7).
 //!
 //! The command runs under `/bin/sh -c` (or its `shell`, or as a program with
-//! `args`: [`super::command_line`]) with cwd = the project dir and the parent's
-//! environment plus the three project-dir variables (passed as raw bytes, so a
-//! non-UTF-8 project path arrives intact). Its input is written once and stdin is
-//! closed; stdout and stderr are read concurrently with [`capture`], so no pipe fills
-//! up while another is waited on.
+//! `args`: [`super::command_line`]) with cwd = the project dir and the environment
+//! [`super::hook_env`] makes: the parent's (under `tools.scrubHookEnv` a minimal
+//! part of it; never `HOOKHOST_TOKEN`) plus the three project-dir variables (passed
+//! as raw bytes, so a non-UTF-8 project path arrives intact). Its input is written
+//! once and stdin is closed; stdout and stderr are read concurrently with
+//! [`capture`], so no pipe fills up while another is waited on.
 //!
 //! Before it spawns, a hook waits for one of the process-wide slots
 //! ([`super::slots`]); its `timeout` starts only when it has one.
@@ -51,22 +52,11 @@ use tokio::time::sleep_until;
 use super::capture::{Captured, capture};
 use super::command_line::CommandLine;
 use super::failure::HookFailure;
+use super::hook_env::command_env;
+pub use super::env_names::{NESTED_ENV, TOKEN_ENV};
 use super::slots::acquire_process_slot;
 use super::{RawOutcome, RunContext, Status};
-use crate::config::PROJECT_DIR_VARS;
 
-/// Set in every command hook's environment to the process id of the hookhost that
-/// runs it, so that `hookhost hook` run *as* a hook of hookhost notices and does not
-/// recurse. Only a value naming the caller's parent (or, through `sh -c`, its
-/// grandparent) counts: the variable is inherited by anything a hook starts, and an
-/// agent started from a hook must not run with hookhost silently off.
-pub const NESTED_ENV: &str = "HOOKHOST_ACTIVE";
-
-/// The bearer token of `hookhost serve --http`. It is removed from every command
-/// hook's environment: an agent that fills its HTTP hooks' `Authorization` header
-/// from it has it in its own environment, and so would every hook below it — a
-/// credential no hook needs.
-pub const TOKEN_ENV: &str = "HOOKHOST_TOKEN";
 
 /// The errno values that mean "the host is out of resources" (Linux).
 mod libc_errno {
@@ -99,17 +89,6 @@ pub async fn run_command(
     raw
 }
 
-/// What a command hook keeps of the environment under `tools.scrubHookEnv`
-/// (besides `LC_*`, the variables hookhost sets and the hook's own `env`).
-pub const KEPT_ENV: [&str; 10] = [
-    "PATH", "HOME", "USER", "LOGNAME", "SHELL", "TMPDIR", "TZ", "LANG", "LANGUAGE", "TERM",
-];
-
-fn kept(name: &std::ffi::OsStr) -> bool {
-    name.to_str()
-        .is_some_and(|n| KEPT_ENV.contains(&n) || n.starts_with("LC_"))
-}
-
 async fn spawn_and_wait(
     line: &CommandLine,
     timeout: Duration,
@@ -117,25 +96,17 @@ async fn spawn_and_wait(
     ctx: &RunContext,
     start: Instant,
 ) -> RawOutcome {
-    let vars = match line.env(&ctx.project_dir) {
-        Ok(vars) => vars,
+    let env = match command_env(line, ctx) {
+        Ok(env) => env,
         Err(e) => return RawOutcome::failed(HookFailure::Spawn(e)),
     };
     let mut cmd = Command::new(&line.program);
-    if ctx.scrub_env {
-        cmd.env_clear().envs(std::env::vars_os().filter(|(name, _)| kept(name)));
-    }
+    // The whole environment is given, so that what the hook inherits is decided
+    // in one place (`hook_env`): scrubbed or not, never the server's token.
     cmd.args(&line.args)
         .current_dir(&ctx.project_dir)
-        .envs(
-            PROJECT_DIR_VARS
-                .iter()
-                .map(|name| (name, ctx.project_dir.as_os_str())),
-        )
-        .envs(ctx.command_env.iter().map(|(k, v)| (k, v)))
-        .envs(vars)
-        .env(NESTED_ENV, std::process::id().to_string())
-        .env_remove(TOKEN_ENV)
+        .env_clear()
+        .envs(env)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

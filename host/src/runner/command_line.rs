@@ -15,9 +15,11 @@
 //! Unknown `${…}` (a typo such as `${plugindir}`) is left as written. In exec form
 //! (`args`) nothing is rewritten and no shell runs.
 
-use std::ffi::OsString;
+use std::collections::BTreeMap;
+use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
+use super::env_names::TOKEN_ENV;
 use crate::config::{CommandConfig, Shell};
 
 /// The prefix of the environment variables that carry the values.
@@ -33,7 +35,7 @@ pub enum VarValue {
     /// The project directory of the run.
     ProjectDir,
     /// The hook process's environment variable, read when the hook runs (empty when
-    /// unset).
+    /// unset, and for `HOOKHOST_TOKEN`).
     Env(String),
 }
 
@@ -95,26 +97,50 @@ impl CommandLine {
         }
     }
 
-    /// The variables' values for a run in `project_dir`; data directories are
-    /// created (an error names the one that cannot be).
-    pub fn env(&self, project_dir: &Path) -> Result<Vec<(String, OsString)>, String> {
-        self.vars
-            .iter()
-            .map(|(name, value)| {
-                let value = match value {
-                    VarValue::Fixed(v) => v.clone(),
-                    VarValue::ProjectDir => project_dir.as_os_str().to_owned(),
-                    VarValue::Env(var) => std::env::var_os(var).unwrap_or_default(),
-                    VarValue::DataDir(dir) => {
-                        std::fs::create_dir_all(dir).map_err(|e| {
-                            format!("cannot create the plugin data directory {}: {e}", dir.display())
-                        })?;
-                        dir.as_os_str().to_owned()
-                    }
-                };
-                Ok((name.clone(), value))
+    /// Adds the variables' values for a run in `project_dir` to `env`, the hook's
+    /// environment as built so far ([`super::hook_env`]): first every value
+    /// hookhost knows (the hook's own `env` among them), then each `${env:NAME}`
+    /// read from `env` as it then is — what the hook's own process sees as `$NAME`,
+    /// so a variable scrubbed from the hook is not reachable through its command
+    /// line either. Data directories are created (an error names the one that
+    /// cannot be).
+    pub fn add_env(
+        &self,
+        project_dir: &Path,
+        env: &mut BTreeMap<OsString, OsString>,
+    ) -> Result<(), String> {
+        let mut references = Vec::new();
+        for (name, value) in &self.vars {
+            let value = match value {
+                VarValue::Fixed(v) => v.clone(),
+                VarValue::ProjectDir => project_dir.as_os_str().to_owned(),
+                VarValue::Env(var) => {
+                    references.push((name, var));
+                    continue;
+                }
+                VarValue::DataDir(dir) => {
+                    std::fs::create_dir_all(dir).map_err(|e| {
+                        format!(
+                            "cannot create the plugin data directory {}: {e}",
+                            dir.display()
+                        )
+                    })?;
+                    dir.as_os_str().to_owned()
+                }
+            };
+            env.insert(name.into(), value);
+        }
+        let values: Vec<(OsString, OsString)> = references
+            .into_iter()
+            .map(|(name, var)| {
+                let value = (var != TOKEN_ENV)
+                    .then(|| env.get(OsStr::new(var)).cloned())
+                    .flatten();
+                (name.into(), value.unwrap_or_default())
             })
-            .collect()
+            .collect();
+        env.extend(values);
+        Ok(())
     }
 }
 

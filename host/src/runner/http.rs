@@ -8,23 +8,34 @@
 //! Header values may name environment variables as `$NAME` or `${NAME}`; only the
 //! names the hook lists in `allowedEnvVars` are replaced (when the hook runs, so a
 //! changed token is picked up by a long-running `serve`), every other reference is
-//! sent as written: a hook from a repository cannot read a variable the user did
-//! not list. A value that is not a valid header after replacement (a CR or LF in a
-//! variable would split the request) fails the hook, naming the header — never
-//! the value, which may hold a secret.
+//! sent as written — and so is `HOOKHOST_TOKEN`, listed or not. What a listed name
+//! reads is [`super::hook_env`]'s: under `tools.scrubHookEnv`, a repository's hook
+//! (whose list is no grant of the user's) reads only the scrubbed environment
+//! (empty when the variable is not there). A value that is not a valid header after
+//! replacement (a CR or LF in a variable would split the request) fails the hook,
+//! naming the header — never the value, which may hold a secret.
 
 use std::time::Duration;
 
+use super::env_names::TOKEN_ENV;
+use super::hook_env::Visible;
 use super::{RawOutcome, RunContext};
 use crate::config::HttpConfig;
 
-/// POSTs `input` to the hook's URL.
+/// POSTs `input` to the hook's URL; header values read the variables `visible`
+/// shows ([`super::hook_env`]).
 #[cfg(feature = "http")]
-pub async fn run(config: &HttpConfig, timeout: Duration, input: &[u8], ctx: &RunContext) -> RawOutcome {
+pub async fn run(
+    config: &HttpConfig,
+    timeout: Duration,
+    input: &[u8],
+    ctx: &RunContext,
+    visible: Visible,
+) -> RawOutcome {
     use super::{Captured, HookFailure, Status, web};
 
     let start = std::time::Instant::now();
-    let headers = match headers(config, |name| std::env::var_os(name)) {
+    let headers = match headers(config, |name| visible.var(name)) {
         Ok(headers) => headers,
         Err(problem) => {
             return RawOutcome::failed(HookFailure::Request(format!(
@@ -52,7 +63,13 @@ pub async fn run(config: &HttpConfig, timeout: Duration, input: &[u8], ctx: &Run
 
 /// Without the `http` feature the hook cannot run.
 #[cfg(not(feature = "http"))]
-pub async fn run(_config: &HttpConfig, _timeout: Duration, _input: &[u8], _ctx: &RunContext) -> RawOutcome {
+pub async fn run(
+    _config: &HttpConfig,
+    _timeout: Duration,
+    _input: &[u8],
+    _ctx: &RunContext,
+    _visible: Visible,
+) -> RawOutcome {
     RawOutcome::failed(super::HookFailure::NotRun(super::NO_HTTP.to_owned()))
 }
 
@@ -112,7 +129,8 @@ fn interpolate(
             .next()
             .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
             && name.chars().all(is_name_char);
-        if valid && allowed.iter().any(|a| a == name) {
+        // The server's token is never a hook's, listed or not.
+        if valid && name != TOKEN_ENV && allowed.iter().any(|a| a == name) {
             let value = lookup(name).unwrap_or_default();
             out.push_str(value.to_str().ok_or_else(|| name.to_owned())?);
         } else {
@@ -137,6 +155,7 @@ mod tests {
             "TOKEN" => Some("s3cret".into()),
             "EVIL" => Some("a\r\nX-Injected: 1".into()),
             "SECRET" => Some("do-not-send".into()),
+            "HOOKHOST_TOKEN" => Some("server-token".into()),
             _ => None,
         }
     }
@@ -147,7 +166,7 @@ mod tests {
 
     #[test]
     fn only_allowed_variables_are_replaced() {
-        let allow = allowed(&["TOKEN", "UNSET"]);
+        let allow = allowed(&["TOKEN", "UNSET", "HOOKHOST_TOKEN"]);
         let cases = [
             ("Bearer $TOKEN", "Bearer s3cret"),
             ("Bearer ${TOKEN}!", "Bearer s3cret!"),
@@ -163,6 +182,7 @@ mod tests {
             ("${TO KEN}", "${TO KEN}"),
             ("$TOKEN_2", "$TOKEN_2"),
             ("é$TOKEN€", "és3cret€"),
+            ("Bearer $HOOKHOST_TOKEN", "Bearer $HOOKHOST_TOKEN"),
         ];
         for (value, expected) in cases {
             assert_eq!(interpolate(value, &allow, env).unwrap(), expected, "{value}");

@@ -14,10 +14,12 @@
 mod capture;
 mod command;
 mod command_line;
+mod env_names;
 
 mod failure;
 mod function;
 mod guest_log;
+mod hook_env;
 mod http;
 mod prompt;
 mod runnable;
@@ -42,7 +44,7 @@ pub use command::{NESTED_ENV, TOKEN_ENV, run_command};
 #[cfg(feature = "internals")]
 pub use command_line::{CommandLine, PluginDirs};
 pub use failure::{HookFailure, LoadError};
-pub use guest_log::{GuestLog, GuestLogs};
+pub use guest_log::{GuestLog, GuestLogs, LogOrigin};
 pub use function::{FunctionAnswer, FunctionHook, HookFn};
 pub use runnable::{RunnableHook, Runner};
 pub use interpret::interpret;
@@ -114,7 +116,7 @@ pub struct RunContext {
     /// (without it, the environment's).
     #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub hook_model: Option<HookModel>,
-    /// `tools.scrubHookEnv`: command hooks get [`command::KEPT_ENV`] of the
+    /// `tools.scrubHookEnv`: command hooks get [`hook_env::KEPT_ENV`] of the
     /// environment, not all of it.
     pub scrub_env: bool,
 }

@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use super::command_line::{CommandLine, PluginDirs};
 use super::function::FunctionHook;
+use super::hook_env::Visible;
 use super::{HookFailure, RawOutcome, RunContext, apply_policy, interpret, run_command};
 use crate::config::{HookEntry, HookKind, HttpConfig, PromptConfig};
 use crate::result::HookExecutionResult;
@@ -87,7 +88,10 @@ impl RunnableHook {
         match &self.runner {
             Runner::Command(line) => run_command(line, timeout, &input, ctx).await,
             Runner::Plugin(plugin) => plugin.run(input, timeout, ctx).await,
-            Runner::Http(config) => super::http::run(config, timeout, &input, ctx).await,
+            Runner::Http(config) => {
+                let visible = Visible::for_headers(ctx.scrub_env, &self.entry);
+                super::http::run(config, timeout, &input, ctx, visible).await
+            }
             Runner::Prompt(config) => super::prompt::run(config, timeout, &input, ctx).await,
             Runner::Function(function) => super::function::run(function, &input),
             Runner::Broken(failure) => RawOutcome::failed(failure.clone()),

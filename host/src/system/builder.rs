@@ -372,8 +372,14 @@ type Others = Vec<(Arc<str>, EventHooks<RunnableHook>)>;
 /// once per hook at load, naming the program and the fix.
 fn missing_programs(entries: &[HookEntry], project_dir: &Path, diagnostics: &mut Vec<Diagnostic>) {
     for entry in entries {
+        // The command line without the `bash: ` label `line()` gives a reviewer.
         if let HookKind::Command(c) = &entry.spec.kind
-            && let Some(program) = crate::config::missing_program(&c.line(), project_dir)
+            && let Some(program) = crate::config::missing_program(
+                &c.args
+                    .as_ref()
+                    .map_or_else(|| c.command.clone(), |_| c.line()),
+                project_dir,
+            )
         {
             diagnostics.push(Diagnostic::unenforced(format!(
                 "{}: {}: program {program:?} not found (not an executable file, nor on PATH); \

@@ -62,6 +62,7 @@ pub(crate) fn build(
         }),
         location: "function".to_owned(),
         other_name: None,
+        written: None,
     };
     Ok(RunnableHook {
         entry,

@@ -219,13 +219,7 @@ impl Parser {
             }
         }
         let inner = self.nested(Self::parse_command)??;
-        let body = ShellCommand {
-            pipelines: vec![Pipeline {
-                commands: vec![inner],
-                ..Pipeline::default()
-            }],
-            ..ShellCommand::default()
-        };
+        let body = alone(inner);
         Some(self.compound(CompoundKind::Coproc(name), body))
     }
 
@@ -344,13 +338,7 @@ impl Parser {
         }
         self.skip_newlines();
         let inner = self.nested(Self::parse_command)??;
-        let body = ShellCommand {
-            pipelines: vec![Pipeline {
-                commands: vec![inner],
-                ..Pipeline::default()
-            }],
-            ..ShellCommand::default()
-        };
+        let body = alone(inner);
         Some(self.compound(CompoundKind::Function(name), body))
     }
 
@@ -429,5 +417,16 @@ impl Parser {
         }
         simple.script = self.script_of(&simple).map(Box::new);
         Command::Simple(simple)
+    }
+}
+
+/// A body of one command (a function's, a `coproc`'s).
+fn alone(command: Command) -> ShellCommand {
+    ShellCommand {
+        pipelines: vec![Pipeline {
+            commands: vec![command],
+            ..Pipeline::default()
+        }],
+        ..ShellCommand::default()
     }
 }

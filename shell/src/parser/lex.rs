@@ -430,16 +430,11 @@ impl Parser {
                     continue;
                 }
                 '$' if self.peek_char_at(1) != Some('{') => {
-                    let mut inner = Word::default();
-                    self.lex_dollar(&mut inner, true);
-                    word.substitutions.append(&mut inner.substitutions);
+                    self.lex_inner_expansion(word);
                     continue;
                 }
                 '`' => {
-                    self.bump();
-                    let mut inner = Word::default();
-                    self.lex_backquoted(&mut inner, true);
-                    word.substitutions.append(&mut inner.substitutions);
+                    self.lex_inner_expansion(word);
                     continue;
                 }
                 _ => {}
@@ -450,6 +445,19 @@ impl Parser {
             }
         }
         self.incomplete = true;
+    }
+
+    /// At a `$` or a backquote inside `${…}` or arithmetic: the expansion, whose
+    /// command substitutions are added to `word` (its text is not the word's).
+    fn lex_inner_expansion(&mut self, word: &mut Word) {
+        let mut inner = Word::default();
+        if self.peek_char() == Some('`') {
+            self.bump();
+            self.lex_backquoted(&mut inner, true);
+        } else {
+            self.lex_dollar(&mut inner, true);
+        }
+        word.substitutions.append(&mut inner.substitutions);
     }
 
     /// An arithmetic expression up to `close` (`))` or `]`) at depth zero; the
@@ -468,17 +476,8 @@ impl Parser {
                 Some('(') => depth += 1,
                 Some(')') if depth == 0 => return false,
                 Some(')') => depth -= 1,
-                Some('$') => {
-                    let mut inner = Word::default();
-                    self.lex_dollar(&mut inner, true);
-                    word.substitutions.append(&mut inner.substitutions);
-                    continue;
-                }
-                Some('`') => {
-                    self.bump();
-                    let mut inner = Word::default();
-                    self.lex_backquoted(&mut inner, true);
-                    word.substitutions.append(&mut inner.substitutions);
+                Some('$' | '`') => {
+                    self.lex_inner_expansion(word);
                     continue;
                 }
                 _ => {}

@@ -1,5 +1,6 @@
 //! `wasi:logging`: a plugin's lines reach the result (`hooks[].logs`), `--explain`
-//! and the trace; a flood of 10⁶ lines costs a bounded few.
+//! and the trace; a flood of 10⁶ lines costs a bounded few; a plugin's line never
+//! passes for one of hookhost's, nor reaches the terminal raw.
 
 use serde_json::json;
 
@@ -15,7 +16,7 @@ fn log_lines_reach_the_result_the_explanation_and_the_trace() {
     let logs = &fired.hooks()[0]["logs"];
     assert_eq!(
         logs[2],
-        json!({"level": "info", "context": "loop", "message": "line 2"}),
+        json!({"level": "info", "origin": "plugin", "context": "loop", "message": "line 2"}),
         "{fired:#?}"
     );
 
@@ -25,7 +26,7 @@ fn log_lines_reach_the_result_the_explanation_and_the_trace() {
         &["--explain"],
     );
     assert!(
-        explained.stderr.contains("log info  loop: line 1"),
+        explained.stderr.contains("log info  plugin:loop: line 1"),
         "{}",
         explained.stderr
     );
@@ -44,6 +45,37 @@ fn log_lines_reach_the_result_the_explanation_and_the_trace() {
     .assert_clean();
     let traced = std::fs::read_to_string(&trace).expect("trace");
     assert!(traced.contains(r#""message":"line 0""#), "{traced}");
+}
+
+/// Seen (issue: terminal output): a plugin logging with the context `hookhost`
+/// was shown as `log warn  hookhost: …`, a line of hookhost's own, and its ESC and
+/// CR reached the terminal raw. A plugin's context is shown as `plugin:<context>`,
+/// JSON says `"origin": "plugin"`, and the text is escaped.
+#[test]
+fn a_plugin_log_line_cannot_pass_for_hookhost() {
+    let p = Project::new();
+    let message = "request denied: \u{1b}[2K\rall clear";
+    p.settings(json!({"BeforeTool": [group(vec![
+        capability(&["log-as", "hookhost", message], json!({})),
+    ])]}));
+    let explained = p.fire_flags(
+        "BeforeTool",
+        json!({"tool_name": "x", "tool_input": {}}),
+        &["--explain"],
+    );
+    explained.assert_clean();
+    let stderr = &explained.stderr;
+    assert!(
+        stderr.contains("log warn  plugin:hookhost: request denied: \\e[2K\\rall clear"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("log warn  hookhost:"), "{stderr}");
+    assert!(!stderr.contains(['\u{1b}', '\r']), "{stderr:?}");
+    // JSON keeps the text and says who wrote it.
+    assert_eq!(
+        explained.hooks()[0]["logs"][0],
+        json!({"level": "warn", "origin": "plugin", "context": "hookhost", "message": message})
+    );
 }
 
 #[test]

@@ -8,11 +8,14 @@
 //! * `signatures` — cosign-compatible signatures: valid, missing, the wrong key, keys
 //!   from the user's settings;
 //! * `registries` — basic auth through the Docker config, the Wasm OCI layout, artifacts
-//!   pushed by other clients.
+//!   pushed by other clients;
+//! * `spellings` — one registry spelled many ways (case, trailing dot, default port,
+//!   IPv4 forms) is one registry to signature prefixes, locks and approvals.
 
 mod lock;
 mod registries;
 mod signatures;
+mod spellings;
 
 use std::path::PathBuf;
 use std::process::Command;

@@ -13,7 +13,7 @@ use super::{
 use crate::common::{Project, Registry, group};
 
 /// A P-256 key pair as PEM files (private PKCS#8, public SPKI like `cosign.pub`).
-fn key_pair(p: &Project, name: &str, seed: u8) -> (PathBuf, PathBuf) {
+pub(super) fn key_pair(p: &Project, name: &str, seed: u8) -> (PathBuf, PathBuf) {
     use p256::pkcs8::{EncodePrivateKey, EncodePublicKey, LineEnding};
     let key = p256::ecdsa::SigningKey::from_slice(&[seed; 32]).unwrap();
     let private = p.write(

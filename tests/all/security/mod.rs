@@ -10,11 +10,24 @@
 //! * `plugins` — unapproved plugins (2), cache poisoning (4), handle exhaustion (6),
 //!   preopens through symlinks (10), symlinks planted by a guest (12);
 //! * `inputs` — Claude tools no policy sees (5), files that never end (8), a stray
-//!   `HOOKHOST_ACTIVE` (11), quoting in the examples and private trace files (13).
+//!   `HOOKHOST_ACTIVE` (11), quoting in the examples and private trace files (13);
+//! * `doors` — input a door cannot read is a deny under `--fail-closed`, and lone
+//!   surrogates are read as JavaScript reads them (14);
+//! * `connections` — unauthenticated connections cannot starve `serve --http` (15);
+//! * `approvals` — an approval covers the whole hook, the scripts a `-c` string or
+//!   `source` names; hooks that cannot be pinned; why a hook is not approved (16);
+//! * `switches` — other agents' hooks-off switches in a repository (17);
+//! * `scrub` — `${env:…}` and http headers under `tools.scrubHookEnv`, and
+//!   `HOOKHOST_TOKEN` (18).
 
+mod approvals;
+mod connections;
+mod doors;
 mod guards;
 mod inputs;
 mod plugins;
+mod scrub;
+mod switches;
 
 use std::path::PathBuf;
 

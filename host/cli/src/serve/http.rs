@@ -9,25 +9,34 @@
 //!   `hookhost fire EVENT` would print.
 //! * Every request needs `Authorization: Bearer TOKEN` (`--token-file` or
 //!   `HOOKHOST_TOKEN`; none configured: the server does not start). The token is
-//!   checked first, in constant time; without it the answer is 401 and nothing is
-//!   read or run. Errors are JSON `{"error": {"code", "message"}}`: 400 (bad JSON,
-//!   not a hook input), 404 (path, event), 405, 408 (a body not sent within
-//!   [`BODY_TIMEOUT`]), 413 (a body over [`MAX_BODY`]), 500 (a fire that panicked
-//!   — on `/hook` it is a failure like any other, so fail-closed still denies).
+//!   checked first, in constant time; without it the answer is 401 (and the
+//!   connection is closed) and nothing is read or run. Errors are JSON
+//!   `{"error": {"code", "message"}}`: 400 (bad JSON, not a hook input), 404
+//!   (path, event), 405, 408 (a body not sent within [`BODY_TIMEOUT`]), 413 (a body
+//!   over [`MAX_BODY`]), 500 (a fire that panicked — on `/hook` it is a failure
+//!   like any other, so fail-closed still denies).
+//! * With `--fail-closed` (or `tools.hookFailClosed`), a `/hook` body that cannot
+//!   be read — not JSON, nested too deep, too large, cut short, late, not a hook
+//!   input — is answered 200 with a deny naming why, in the form of the event it
+//!   names as far as it can be read (else `decision: "block"`): a 4xx would be a
+//!   non-blocking error to Claude, and the tool call would run.
 //! * Loopback only unless `--http-public`. The bound address is printed on stdout,
 //!   one line: `hookhost: listening on http://ADDR`.
 //! * `--max-in-flight` caps the requests fired at once over all connections (a
 //!   client may open many); the others wait in FIFO order before their body is
-//!   read. At most [`MAX_CONNECTIONS`](super::listener::MAX_CONNECTIONS)
-//!   connections are served at once; one idle for [`HEADER_TIMEOUT`] is closed.
+//!   read. Only connections whose request carried the token hold one of the
+//!   [`MAX_CONNECTIONS`](super::listener::MAX_CONNECTIONS) connection slots; the
+//!   others are bounded apart and the oldest is closed first
+//!   ([`super::admission`]), so clients without the token cannot starve those
+//!   with it. A connection that sends no request headers for [`HEADER_TIMEOUT`]
+//!   is closed.
 //! * SIGTERM or SIGINT: stop accepting, let in-flight requests finish and be
 //!   answered (idle keep-alive connections are closed), exit 0. A client that
 //!   goes away mid-request ends only its own connection.
 
 use std::convert::Infallible;
 use std::net::{SocketAddr, ToSocketAddrs};
-use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -42,29 +51,28 @@ use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::{TokioIo, TokioTimer};
-use serde_json::{Map, Value, json};
-use sha2::{Digest, Sha256};
-use subtle::ConstantTimeEq;
+use serde_json::{Map, Value};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Semaphore, watch};
 
-use super::listener::serve_clients;
+use super::admission::{Admission, Ticket, pending_bound};
+use super::listener::{MAX_CONNECTIONS, serve_clients};
+use super::reply::{self, MAX_BODY, Refusal};
 use super::session::{Tracker, caught};
+use super::token::Token;
 use super::{Options, Terminate, reload::Shared};
 use crate::agent_hook::{Call, Source, failed};
 use crate::fire::{fire_on, prepare};
 
-/// The largest request body: the same bound as a request line of the JSON Lines
-/// server (a tool input may carry a whole file).
-pub const MAX_BODY: usize = hookhost::bus::MAX_LINE;
 /// How long a client may take to send its request headers (then the connection is
 /// closed) and, separately, its body (then 408): a stalled client must not hold a
 /// connection, or an in-flight slot, for ever.
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(30);
 /// See [`HEADER_TIMEOUT`].
 pub const BODY_TIMEOUT: Duration = Duration::from_secs(30);
-/// The environment variable that holds the token when `--token-file` is absent.
-pub const TOKEN_ENV: &str = hookhost::TOKEN_ENV;
+/// Connections that may be told to close but not be done yet, beyond the pending
+/// and admitted ones: the accept loop waits only if more are.
+const CLOSING: usize = 64;
 
 /// What the command line asked for.
 #[derive(Debug, Clone)]
@@ -128,62 +136,6 @@ fn resolve(addr: &str) -> anyhow::Result<SocketAddr> {
         .with_context(|| format!("--http {addr}: the name resolves to no address"))
 }
 
-/// The bearer token, kept as its SHA-256: comparing digests in constant time hides
-/// the token's length as well as its content from a client that times the 401s.
-struct Token([u8; 32]);
-
-impl Token {
-    /// From `--token-file`, else `HOOKHOST_TOKEN`; neither (or an empty one) refuses
-    /// the start.
-    fn configured(file: Option<&Path>) -> anyhow::Result<Token> {
-        let text = match file {
-            Some(path) => read_token_file(path)?,
-            None => std::env::var(TOKEN_ENV).unwrap_or_default(),
-        };
-        let token = text.trim();
-        if token.is_empty() {
-            let from = match file {
-                Some(path) => format!("the token file {} is empty", path.display()),
-                None => format!("no token: neither --token-file nor {TOKEN_ENV} is set"),
-            };
-            bail!(
-                "serve --http: {from}; every request must carry `Authorization: Bearer \
-                 TOKEN`. Make one, e.g. `openssl rand -hex 32 > ~/.config/hookhost/token`, \
-                 and pass --token-file ~/.config/hookhost/token (or set {TOKEN_ENV})"
-            );
-        }
-        Ok(Token(Sha256::digest(token.as_bytes()).into()))
-    }
-
-    /// Whether `authorization` is `Bearer <this token>` (scheme case-insensitive).
-    fn admits(&self, authorization: Option<&HeaderValue>) -> bool {
-        let Some(given) = authorization
-            .map(HeaderValue::as_bytes)
-            .and_then(|v| v.split_at_checked(7))
-            .filter(|(scheme, _)| scheme.eq_ignore_ascii_case(b"bearer "))
-            .map(|(_, token)| token.trim_ascii())
-        else {
-            return false;
-        };
-        let digest: [u8; 32] = Sha256::digest(given).into();
-        digest.ct_eq(&self.0).into()
-    }
-}
-
-fn read_token_file(path: &Path) -> anyhow::Result<String> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("--token-file {}: cannot read it", path.display()))?;
-    if let Ok(meta) = std::fs::metadata(path)
-        && meta.permissions().mode() & 0o077 != 0
-    {
-        eprintln!(
-            "hookhost: warning: the token file {} can be read by other users (chmod 600 it)",
-            path.display()
-        );
-    }
-    Ok(text)
-}
-
 /// What every request handler shares.
 struct State {
     system: Shared,
@@ -192,6 +144,14 @@ struct State {
     /// `--max-in-flight` over all connections.
     permits: Arc<Semaphore>,
     tracker: Tracker,
+}
+
+impl State {
+    /// Whether an unreadable `/hook` body is a deny: `--fail-closed`, or the
+    /// settings' `tools.hookFailClosed` as they are now.
+    fn fail_closed(&self) -> bool {
+        self.fail_closed || self.system.current().fail_closed()
+    }
 }
 
 pub async fn serve(
@@ -213,25 +173,44 @@ pub async fn serve(
         permits: Arc::new(Semaphore::new(options.max_in_flight.max(1))),
         tracker: tracker.clone(),
     });
+    let max_pending = pending_bound();
+    let admission = Admission::new(max_pending, MAX_CONNECTIONS);
     let local = listener.local_addr()?;
     // The one line on stdout: a script (or a test) that asked for port 0 reads the
     // port from it.
     crate::write_stdout(&format!("hookhost: listening on http://{local}\n"));
-    serve_clients(listener, &tracker, term, |stream, stop| {
-        connection(stream, Arc::clone(&state), stop)
+    // The admission bounds the connections; the accept loop's own bound only
+    // covers those told to close that have not finished yet.
+    let max_clients = max_pending + MAX_CONNECTIONS + CLOSING;
+    serve_clients(listener, max_clients, &tracker, term, |stream, stop| {
+        // Here, on the accept loop: the oldest pending connection is told to close
+        // before the next client is accepted.
+        let ticket = admission.enter();
+        connection(stream, Arc::clone(&state), ticket, stop)
     })
     .await;
     Ok(())
 }
 
 /// Serves one connection's requests (HTTP/1.1, keep-alive) until it closes, fails,
-/// or the server stops (then the request in progress is finished first).
-async fn connection(stream: TcpStream, state: Arc<State>, mut stop: watch::Receiver<bool>) {
+/// is closed to make room while not admitted ([`super::admission`]), or the server
+/// stops (then the request in progress is finished first).
+async fn connection(
+    stream: TcpStream,
+    state: Arc<State>,
+    ticket: Ticket,
+    mut stop: watch::Receiver<bool>,
+) {
     // Answers are small and the client waits for each: no Nagle delay.
     let _ = stream.set_nodelay(true);
-    let service = service_fn(move |request| {
-        let state = Arc::clone(&state);
-        async move { Ok::<_, Infallible>(handle(request, &state).await) }
+    let ticket = Arc::new(ticket);
+    let service = service_fn({
+        let ticket = Arc::clone(&ticket);
+        move |request| {
+            let state = Arc::clone(&state);
+            let ticket = Arc::clone(&ticket);
+            async move { Ok::<_, Infallible>(handle(request, &state, &ticket).await) }
+        }
     });
     let conn = http1::Builder::new()
         .timer(TokioTimer::new())
@@ -243,6 +222,10 @@ async fn connection(stream: TcpStream, state: Arc<State>, mut stop: watch::Recei
             if let Err(e) = served {
                 tracing::debug!("http connection ended: {e}");
             }
+            return;
+        }
+        () = ticket.evicted() => {
+            tracing::debug!("closing a connection without the token to make room");
             return;
         }
         _ = stop.wait_for(|stopped| *stopped) => {}
@@ -259,63 +242,71 @@ enum Route {
     Fire(String),
 }
 
-/// One request: token, route, body, then the fire.
-async fn handle(request: Request<Incoming>, state: &State) -> Response<Full<Bytes>> {
+/// One request: token, admission, route, body, then the fire.
+async fn handle(
+    request: Request<Incoming>,
+    state: &State,
+    ticket: &Ticket,
+) -> Response<Full<Bytes>> {
     if !state
         .token
         .admits(request.headers().get(header::AUTHORIZATION))
     {
-        let mut response = error(
-            StatusCode::UNAUTHORIZED,
-            "UNAUTHORIZED",
-            "this server needs `Authorization: Bearer TOKEN` with the token it was started with",
-        );
-        response
-            .headers_mut()
-            .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
-        return response;
+        return reply::unauthorized();
+    }
+    if !ticket.admit().await {
+        return reply::error(StatusCode::SERVICE_UNAVAILABLE, "INTERNAL", "closing");
     }
     let route = match route(request.method(), request.uri().path()) {
         Ok(route) => route,
         Err(response) => return *response,
+    };
+    // Under fail-closed a `/hook` whose body cannot be read is a deny, not a 4xx.
+    let refuse = |refusal: Refusal| match route {
+        Route::Hook if state.fail_closed() => reply::unreadable(&[], &refusal.message),
+        _ => refusal.response(),
     };
     let declared = request
         .headers()
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
     if declared.is_some_and(|n| n > MAX_BODY as u64) {
-        return too_large();
+        return refuse(Refusal::too_large());
     }
     // In flight from here: a drain waits for a request queued for a slot too.
     let _in_flight = state.tracker.enter();
     // Waiting for a slot before reading the body bounds the memory held by bodies
     // to `--max-in-flight` of them, as the line servers stop reading.
     let Ok(_permit) = Arc::clone(&state.permits).acquire_owned().await else {
-        return error(StatusCode::SERVICE_UNAVAILABLE, "INTERNAL", "shutting down");
+        return reply::error(StatusCode::SERVICE_UNAVAILABLE, "INTERNAL", "shutting down");
     };
-    let body = Limited::new(request.into_body(), MAX_BODY).collect();
-    let body = match tokio::time::timeout(BODY_TIMEOUT, body).await {
-        Ok(Ok(body)) => body.to_bytes(),
-        Ok(Err(e)) if e.is::<LengthLimitError>() => return too_large(),
-        Ok(Err(e)) => {
-            return error(
-                StatusCode::BAD_REQUEST,
-                "INVALID_REQUEST",
-                format!("cannot read the request body: {e}"),
-            );
-        }
-        Err(_) => {
-            return error(
-                StatusCode::REQUEST_TIMEOUT,
-                "TIMEOUT",
-                format!("the request body did not arrive within {BODY_TIMEOUT:?}"),
-            );
-        }
+    let body = match read_body(request.into_body()).await {
+        Ok(body) => body,
+        Err(refusal) => return refuse(refusal),
     };
     let system = state.system.current();
     match route {
         Route::Hook => hook(&system, &body, state.fail_closed).await,
         Route::Fire(name) => fire(&system, &name, &body).await,
+    }
+}
+
+/// The whole body, at most [`MAX_BODY`] bytes, within [`BODY_TIMEOUT`].
+async fn read_body(body: Incoming) -> Result<Bytes, Refusal> {
+    let body = Limited::new(body, MAX_BODY).collect();
+    match tokio::time::timeout(BODY_TIMEOUT, body).await {
+        Ok(Ok(body)) => Ok(body.to_bytes()),
+        Ok(Err(e)) if e.is::<LengthLimitError>() => Err(Refusal::too_large()),
+        Ok(Err(e)) => Err(Refusal {
+            status: StatusCode::BAD_REQUEST,
+            code: "INVALID_REQUEST",
+            message: format!("cannot read the request body: {e}"),
+        }),
+        Err(_) => Err(Refusal {
+            status: StatusCode::REQUEST_TIMEOUT,
+            code: "TIMEOUT",
+            message: format!("the request body did not arrive within {BODY_TIMEOUT:?}"),
+        }),
     }
 }
 
@@ -327,7 +318,7 @@ fn route(method: &Method, path: &str) -> Result<Route, Box<Response<Full<Bytes>>
         _ => match path.strip_prefix("/fire/") {
             Some(name) if !name.is_empty() && !name.contains('/') => Route::Fire(name.to_owned()),
             _ => {
-                return Err(Box::new(error(
+                return Err(Box::new(reply::error(
                     StatusCode::NOT_FOUND,
                     "NOT_FOUND",
                     format!(
@@ -338,7 +329,7 @@ fn route(method: &Method, path: &str) -> Result<Route, Box<Response<Full<Bytes>>
         },
     };
     if method != Method::POST {
-        let mut response = error(
+        let mut response = reply::error(
             StatusCode::METHOD_NOT_ALLOWED,
             "METHOD_NOT_ALLOWED",
             format!("{method} {path}: only POST is served"),
@@ -353,11 +344,12 @@ fn route(method: &Method, path: &str) -> Result<Route, Box<Response<Full<Bytes>>
 
 /// `POST /hook`: `hookhost hook`'s answer, always as a JSON body.
 async fn hook(system: &HookSystem, body: &[u8], fail_closed: bool) -> Response<Full<Bytes>> {
+    let fail_closed = fail_closed || system.fail_closed();
     let (call, input) = match Call::parse(body, Source::Body) {
         Ok(parsed) => parsed,
-        Err(e) => return error(StatusCode::BAD_REQUEST, e.code, e.message),
+        Err(e) if fail_closed => return reply::unreadable(body, &e.message),
+        Err(e) => return reply::error(StatusCode::BAD_REQUEST, e.code, e.message),
     };
-    let fail_closed = fail_closed || system.fail_closed();
     // A panic is a failure of the hooks like any other: answered as one (a deny
     // when fail-closed), not as a 500 that Claude would let pass.
     let result = caught(call.fire(system, input))
@@ -365,7 +357,7 @@ async fn hook(system: &HookSystem, body: &[u8], fail_closed: bool) -> Response<F
         .unwrap_or_else(|what| {
             failed(format!("hookhost failed while firing this request: {what}"))
         });
-    json_response(
+    reply::json_response(
         StatusCode::OK,
         serde_json::to_vec(&call.reply_json(result, fail_closed)),
     )
@@ -377,7 +369,7 @@ async fn fire(system: &HookSystem, name: &str, body: &[u8]) -> Response<Full<Byt
         let message = crate::args::parse_event_arg(name)
             .err()
             .unwrap_or_else(|| format!("unknown event {name:?}"));
-        return error(StatusCode::NOT_FOUND, "UNKNOWN_EVENT", message);
+        return reply::error(StatusCode::NOT_FOUND, "UNKNOWN_EVENT", message);
     };
     let mut input = match parse_input(body) {
         Ok(input) => input,
@@ -385,8 +377,8 @@ async fn fire(system: &HookSystem, name: &str, body: &[u8]) -> Response<Full<Byt
     };
     let notes = prepare(event, dialect, &mut input);
     match caught(fire_on(system, event, input, notes)).await {
-        Ok(result) => json_response(StatusCode::OK, serde_json::to_vec(&result)),
-        Err(what) => error(
+        Ok(result) => reply::json_response(StatusCode::OK, serde_json::to_vec(&result)),
+        Err(what) => reply::error(
             StatusCode::INTERNAL_SERVER_ERROR,
             "INTERNAL",
             format!("hookhost failed while firing this request: {what}"),
@@ -400,14 +392,14 @@ fn parse_input(body: &[u8]) -> Result<Map<String, Value>, Box<Response<Full<Byte
     if body.iter().all(u8::is_ascii_whitespace) {
         return Ok(Map::new());
     }
-    match serde_json::from_slice::<Value>(body) {
+    match hookhost::json_input::parse(body) {
         Ok(Value::Object(input)) => Ok(input),
-        Ok(_) => Err(Box::new(error(
+        Ok(_) => Err(Box::new(reply::error(
             StatusCode::BAD_REQUEST,
             "INVALID_REQUEST",
             "the request body must be one JSON object with the event's fields",
         ))),
-        Err(e) => Err(Box::new(error(
+        Err(e) => Err(Box::new(reply::error(
             StatusCode::BAD_REQUEST,
             "INVALID_JSON",
             format!("the request body is not valid JSON: {e}"),
@@ -415,59 +407,9 @@ fn parse_input(body: &[u8]) -> Result<Map<String, Value>, Box<Response<Full<Byte
     }
 }
 
-fn too_large() -> Response<Full<Bytes>> {
-    error(
-        StatusCode::PAYLOAD_TOO_LARGE,
-        "BODY_TOO_LARGE",
-        format!("request body longer than {MAX_BODY} bytes"),
-    )
-}
-
-/// An error answer: `{"error": {"code", "message"}}`.
-fn error(status: StatusCode, code: &str, message: impl Into<String>) -> Response<Full<Bytes>> {
-    json_response(
-        status,
-        serde_json::to_vec(&json!({"error": {"code": code, "message": message.into()}})),
-    )
-}
-
-/// A JSON answer (`body` serialised by the caller, so that any serialisable type
-/// does without an intermediate `Value`).
-fn json_response(status: StatusCode, body: serde_json::Result<Vec<u8>>) -> Response<Full<Bytes>> {
-    let (status, bytes) = match body {
-        Ok(bytes) => (status, bytes),
-        Err(e) => (
-            StatusCode::INTERNAL_SERVER_ERROR,
-            json!({"error": {"code": "INTERNAL", "message": format!("cannot write the answer: {e}")}})
-                .to_string()
-                .into_bytes(),
-        ),
-    };
-    let mut response = Response::new(Full::new(Bytes::from(bytes)));
-    *response.status_mut() = status;
-    response.headers_mut().insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
-    response
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn only_the_exact_bearer_token_is_admitted() {
-        let token = Token(Sha256::digest(b"s3cret").into());
-        let admits = |v: &'static str| token.admits(Some(&HeaderValue::from_static(v)));
-        assert!(admits("Bearer s3cret"));
-        assert!(admits("bearer s3cret"));
-        assert!(!admits("Bearer s3cre"));
-        assert!(!admits("Bearer s3crett"));
-        assert!(!admits("Basic s3cret"));
-        assert!(!admits("s3cret"));
-        assert!(!token.admits(None));
-    }
 
     #[test]
     fn only_loopback_addresses_count_as_private() {

@@ -1,5 +1,7 @@
 //! The accept loop the socket and HTTP servers share: each client on its own task,
-//! at most [`MAX_CONNECTIONS`] at once (further clients wait in the listen backlog);
+//! at most a given number at once (further clients wait in the listen backlog:
+//! [`MAX_CONNECTIONS`] for the socket; `serve --http` bounds its connections
+//! itself, see [`super::admission`]);
 //! at SIGTERM or SIGINT, stop accepting, tell every connection to stop, wait for
 //! the requests in flight, and give their answers [`WRITE_LIMIT`] to be written (a
 //! client that does not read must not keep the server alive).
@@ -15,7 +17,7 @@ use tokio::task::JoinSet;
 use super::session::Tracker;
 use super::{Terminate, WRITE_LIMIT};
 
-/// Connections served at once.
+/// Connections served at once (`serve --http`: authenticated connections).
 pub const MAX_CONNECTIONS: usize = 256;
 
 /// A listening socket: the next client's stream.
@@ -39,10 +41,12 @@ impl Listener for TcpListener {
 }
 
 /// Serves every client of `listener` with `serve` (its stream, and a flag that
-/// turns true when the server stops) until `term`; then drains (see the module
-/// doc). `tracker` counts the requests in flight of all connections.
+/// turns true when the server stops), at most `max_clients` at once, until `term`;
+/// then drains (see the module doc). `tracker` counts the requests in flight of
+/// all connections. `serve` is called on the accept loop, in order of accept.
 pub async fn serve_clients<L: Listener, C>(
     listener: L,
+    max_clients: usize,
     tracker: &Tracker,
     term: &mut Terminate,
     serve: impl Fn(L::Stream, watch::Receiver<bool>) -> C,
@@ -50,7 +54,7 @@ pub async fn serve_clients<L: Listener, C>(
     C: Future<Output = ()> + Send + 'static,
 {
     let (stop_tx, stop_rx) = watch::channel(false);
-    let connections = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    let connections = Arc::new(Semaphore::new(max_clients.max(1)));
     let mut tasks = JoinSet::new();
     loop {
         let accepted = tokio::select! {

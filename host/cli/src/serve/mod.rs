@@ -13,12 +13,15 @@
 //! and serving goes on; a fire that panics is answered `INTERNAL`. SIGTERM or
 //! SIGINT drains: no new requests, the ones in flight are answered, exit 0.
 
+mod admission;
 mod http;
 mod listener;
 mod reload;
+mod reply;
 mod session;
 mod socket;
 mod stdio;
+mod token;
 mod watched;
 
 use std::path::PathBuf;

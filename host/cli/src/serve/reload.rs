@@ -47,8 +47,9 @@ impl Shared {
 }
 
 fn report_diagnostics(system: &HookSystem) {
+    // Diagnostics quote settings: one line each, safe for a terminal.
     for d in system.diagnostics() {
-        eprintln!("hookhost: {d}");
+        eprintln!("hookhost: {}", hookhost::terminal_safe(&d.to_string()));
     }
 }
 

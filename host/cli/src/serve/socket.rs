@@ -23,7 +23,7 @@ use tokio::net::unix::OwnedWriteHalf;
 use tokio::net::{UnixListener, UnixStream};
 use tokio::sync::{mpsc, watch};
 
-use super::listener::serve_clients;
+use super::listener::{MAX_CONNECTIONS, serve_clients};
 use super::session::{Outgoing, Session, Tracker};
 use super::{Options, Terminate, reload::Shared};
 use hookhost::bus::{Answer, MAX_LINE};
@@ -38,9 +38,13 @@ pub async fn serve(
     let _remove = RemoveOnDrop(path.to_path_buf());
     let tracker = Tracker::default();
     let max_in_flight = options.max_in_flight;
-    serve_clients(listener, &tracker.clone(), term, |stream, stop| {
-        connection(stream, system.clone(), max_in_flight, tracker.clone(), stop)
-    })
+    serve_clients(
+        listener,
+        MAX_CONNECTIONS,
+        &tracker.clone(),
+        term,
+        |stream, stop| connection(stream, system.clone(), max_in_flight, tracker.clone(), stop),
+    )
     .await;
     Ok(())
 }

@@ -68,6 +68,9 @@ pub struct HookEntry {
     pub location: String,
     /// For [`HookEvent::Other`]: the event name as written in the file.
     pub other_name: Option<Arc<str>>,
+    /// The hook's object as written in its file, every key included (`None` for
+    /// an embedder's functions): what an approval covers ([`crate::trust`]).
+    pub written: Option<Arc<Value>>,
 }
 
 /// What one settings file contributed.

@@ -21,7 +21,7 @@
 //! that is an expansion or a pattern, a script that is an expansion, a shell
 //! reading its program from a pipe), and when the line holds `$(…)`, backticks or
 //! `${…}` and the pattern says more than a command name (`git push *`, not
-//! `rm *`), the verdict is [`Verdict::Unsure`]: the hook runs (toward
+//! `rm *`), the verdict is [`Verdict::Unsure`], even where a command matches: the hook runs (toward
 //! enforcement) and an allow it gives is not applied. A plain `$VAR` elsewhere is
 //! an ordinary word, as Claude Code 2.1.331 reads it (tests/agents/FINDINGS.md).
 
@@ -55,13 +55,16 @@ impl CommandPattern {
     /// Whether the command (the call's `command`) matches.
     pub(super) fn verdict(&self, command: &str) -> Verdict {
         let reading = read(command);
-        if reading.invocations.iter().any(|inv| self.hits(inv)) {
-            return Verdict::Yes;
+        let hit = reading.invocations.iter().any(|inv| self.hits(inv));
+        // Something runs that the reading cannot name, or the pattern names
+        // arguments and the line holds a value the reading cannot know
+        // (`git status $(rm -rf /)`): a match could not be trusted to allow.
+        let doubtful = !reading.is_sure() || (reading.expands && !self.name_only);
+        match (hit, doubtful) {
+            (true, false) => Verdict::Yes,
+            (_, true) => Verdict::Unsure,
+            (false, false) => Verdict::No,
         }
-        if !reading.is_sure() || (reading.expands && !self.name_only) {
-            return Verdict::Unsure;
-        }
-        Verdict::No
     }
 
     fn hits(&self, inv: &Invocation) -> bool {
@@ -308,7 +311,7 @@ mod tests {
     fn seen_a_line_of_wrappers_is_read_in_bounded_time() {
         let line = "nice ".repeat(192 * 1024 / 5) + "rm -rf x";
         assert!(hit("rm *", &line));
-        let line = "sudo ".repeat(1 << 20 / 5);
+        let line = "sudo ".repeat((1 << 20) / 5);
         let _ = hit("* --version", &line);
     }
 }

@@ -9,8 +9,8 @@ use sha2::{Digest, Sha256};
 
 use super::detect::{WasmKind, imports};
 use super::engine::WasmEngine;
-use super::runtime::EngineOptions;
 use super::linker::{Grant, grant_needed, is_granted, is_granted_module_import};
+use super::runtime::EngineOptions;
 use crate::config::{DEFAULT_FUEL, DEFAULT_MEMORY_LIMIT, PluginConfig};
 
 /// What [`inspect_plugin`] found.
@@ -120,7 +120,11 @@ fn other_component_import(name: &str) -> &'static str {
 /// The report `hookhost plugin inspect` prints.
 impl fmt::Display for PluginInspection {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "file: {}", self.file.display())?;
+        writeln!(
+            f,
+            "file: {}",
+            crate::terminal_safe(&self.file.display().to_string())
+        )?;
         writeln!(f, "size: {} bytes", self.size)?;
         writeln!(f, "sha256: {}", self.sha256)?;
         let Some(kind) = self.kind else {
@@ -135,8 +139,9 @@ impl fmt::Display for PluginInspection {
         match &self.imports_unreadable {
             None => {
                 writeln!(f, "imports:")?;
+                // Import names are the file's own bytes: made safe to print.
                 for (name, note) in &self.imports {
-                    writeln!(f, "  {name}  ({note})")?;
+                    writeln!(f, "  {}  ({note})", crate::terminal_safe(name))?;
                 }
             }
             Some(e) => writeln!(f, "imports: unreadable ({e})")?,

@@ -5,19 +5,24 @@
 use std::sync::{Arc, Mutex};
 
 use super::capabilities::logging::{Host, Level};
-use crate::runner::GuestLogs;
+use crate::runner::{GuestLogs, LogOrigin};
 
 /// The lines of one call, shared by the logging host and the HTTP grant.
 #[derive(Debug, Clone, Default)]
 pub struct CallLogs(Arc<Mutex<GuestLogs>>);
 
 impl CallLogs {
-    /// Adds a line (bounded: see [`GuestLogs::push`]).
+    /// Adds one of hookhost's own lines (bounded: see [`GuestLogs::push`]);
+    /// `context` names the part of hookhost (`hookhost`).
     pub fn push(&self, level: &'static str, context: &str, message: &str) {
+        self.push_from(LogOrigin::Hookhost, level, context, message);
+    }
+
+    fn push_from(&self, origin: LogOrigin, level: &'static str, context: &str, message: &str) {
         self.0
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .push(level, context, message);
+            .push(origin, level, context, message);
     }
 
     /// The lines so far.
@@ -41,6 +46,7 @@ impl Host for CallLogs {
             Level::Error => "error",
             Level::Critical => "critical",
         };
-        self.push(level, &context, &message);
+        // The plugin's line: its context never passes for hookhost's own.
+        self.push_from(LogOrigin::Plugin, level, &context, &message);
     }
 }

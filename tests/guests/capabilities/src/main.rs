@@ -21,6 +21,7 @@
 //! | `kv-check`                   | reads every key of bucket `""`: `keys=<n> torn=<values whose bytes are not all equal>` / `error=<text>` |
 //! | `log N`                      | N `info` lines (context `loop`, message `line <i>`): `logged=<N>`           |
 //! | `log-big`                    | one `info` line (context `big`) whose message is 1 MiB of `x`: `logged=1`   |
+//! | `log-as CONTEXT MESSAGE`     | one `warn` line with that context and message (e.g. claiming `hookhost`): `logged=1` |
 //!
 //! A denied request's error text contains `denied`; a quota error's contains
 //! `quota`.
@@ -48,7 +49,7 @@ fn main() {
 fn usage() -> String {
     "error=usage: get URL | get-n URL N | loop URL | download URL | redirect URL | \
      kv-set BUCKET KEY VALUE | kv-get BUCKET KEY | kv-fill SIZE | kv-write-many TAG N SIZE | \
-     kv-check | log N | log-big"
+     kv-check | log N | log-big | log-as CONTEXT MESSAGE"
         .to_owned()
 }
 
@@ -91,6 +92,10 @@ fn run(args: &[&str]) -> String {
         }),
         ["log-big"] => {
             log::info("big", &"x".repeat(1024 * 1024));
+            "logged=1".to_owned()
+        }
+        ["log-as", context, message] => {
+            log::warn(context, message);
             "logged=1".to_owned()
         }
         _ => usage(),

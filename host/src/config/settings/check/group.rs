@@ -60,7 +60,8 @@ pub(super) fn entries(
     let matcher = matcher(event, dialect, at, matcher_raw.flatten().as_deref(), report);
     for (h, hook) in hooks.into_iter().enumerate() {
         let location = format!("{at}.hooks[{h}]");
-        let spec = hook::spec(&location, event, hook, report);
+        let written = Arc::new(hook.value);
+        let spec = hook::spec(&location, event, hook.section, report);
         if let Some(rule) = spec.as_ref().and_then(|s| s.condition.as_ref())
             && !event.has_tool_name()
             && event != HookEvent::Other
@@ -85,6 +86,7 @@ pub(super) fn entries(
                 source: Arc::clone(report.source),
                 location,
                 other_name: None,
+                written: Some(written),
             });
         }
     }

@@ -1,12 +1,13 @@
 //! Check of an http hook's own fields: `url` (http or https, with a host),
 //! `headers` (string values) and `allowedEnvVars`, into an [`HttpConfig`]. Header
 //! values keep their `$VAR` references: they are replaced when the hook runs, from
-//! the names `allowedEnvVars` lists only.
+//! the names `allowedEnvVars` lists only (never `HOOKHOST_TOKEN`: said here).
 
 use super::report::{Report, show};
 use crate::config::settings::shape::field::Field;
 use crate::config::settings::shape::hook::HookSettings;
 use crate::config::spec::{HookKind, HttpConfig};
+use crate::runner::TOKEN_ENV;
 
 /// Checks the http fields of `hook`; `None` (with errors) when it cannot run.
 pub(super) fn config(at: &str, hook: HookSettings, report: &mut Report<'_>) -> Option<HookKind> {
@@ -38,6 +39,15 @@ pub(super) fn config(at: &str, hook: HookSettings, report: &mut Report<'_>) -> O
         )
         .flatten()
         .unwrap_or_default();
+    if allowed_env_vars.iter().any(|name| name == TOKEN_ENV) {
+        report.warning(
+            &format!("{at}.allowedEnvVars"),
+            format!(
+                "{TOKEN_ENV} is never sent: it is the bearer token of `hookhost serve --http`, \
+                 and no hook run by hookhost gets it (the reference is sent as written)"
+            ),
+        );
+    }
     let url = url?;
     ok.then_some(HookKind::Http(HttpConfig {
         url,

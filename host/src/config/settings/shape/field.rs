@@ -4,7 +4,8 @@
 //!
 //! [`Field`] is a value; [`Section`] is a nested object of settings (the file,
 //! `tools`, a group, a hook, a preopen …) whose unknown keys are collected with
-//! `serde_ignored` for the caller to warn about. Both have the JSON Schema of what
+//! `serde_ignored` for the caller to warn about; [`Written`] keeps a section's value
+//! as written besides. Both have the JSON Schema of what
 //! they hold, so the types describe the format once, for reading and for the schema.
 
 use std::borrow::Cow;
@@ -82,7 +83,26 @@ impl<'de, T: DeserializeOwned> Deserialize<'de> for Section<T> {
     }
 }
 
-/// The schema of `Field<T>` and `Section<T>` is `T`'s.
+/// A [`Section`] with the value it was read from: an approval of a hook covers
+/// the hook as written, keys the shape does not know included ([`crate::trust`]).
+#[derive(Debug, Clone)]
+pub(crate) struct Written<T> {
+    /// What the value holds.
+    pub(crate) section: Section<T>,
+    /// The value as written.
+    pub(crate) value: Value,
+}
+
+impl<'de, T: DeserializeOwned> Deserialize<'de> for Written<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Value::deserialize(deserializer).map(|value| Written {
+            section: Section::from_value(value.clone()),
+            value,
+        })
+    }
+}
+
+/// The schema of `Field<T>`, `Section<T>` and `Written<T>` is `T`'s.
 macro_rules! schema_of_inner {
     ($wrapper:ident) => {
         impl<T: JsonSchema> JsonSchema for $wrapper<T> {
@@ -107,6 +127,7 @@ macro_rules! schema_of_inner {
 
 schema_of_inner!(Field);
 schema_of_inner!(Section);
+schema_of_inner!(Written);
 
 /// The keys `T`'s schema names: the known keys of a section, for "did you mean".
 pub(crate) fn known_keys<T: JsonSchema>() -> Vec<String> {

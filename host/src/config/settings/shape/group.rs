@@ -4,7 +4,7 @@
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::field::{Field, Section};
+use super::field::{Field, Written};
 use super::hook::HookSettings;
 
 /// A group of hooks sharing a matcher.
@@ -20,5 +20,6 @@ pub(crate) struct Group {
     /// Run the hooks one by one, each seeing the previous answer (default false).
     pub(crate) sequential: Field<Option<bool>>,
     /// The hooks, in order.
-    pub(crate) hooks: Field<Vec<Section<HookSettings>>>,
+    // Each also as written: an approval covers the hook object whole.
+    pub(crate) hooks: Field<Vec<Written<HookSettings>>>,
 }
