@@ -55,6 +55,7 @@ pub mod json_input;
 internal_mod!(aggregate, config, output, runner, trust);
 
 mod bounded_read;
+mod builtin;
 mod chain;
 mod env_file;
 mod event;
@@ -74,6 +75,9 @@ mod system;
 mod text;
 mod trace;
 
+pub use builtin::{
+    BUILTINS, Builtin, BuiltinError, SCHEME as BUILTIN_SCHEME, find as find_builtin,
+};
 pub use config::{
     DEFAULT_STATE_MAX_BYTES, Diagnostic, Grants, HostPattern, HostPatternError,
     MAX_STATE_MAX_BYTES, ServeLimits, SettingsFormat, SettingsSource, Severity, SourceKind,

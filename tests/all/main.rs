@@ -10,6 +10,7 @@ mod common;
 mod adversarial;
 mod aggregation;
 mod authoring;
+mod builtins;
 mod capabilities;
 mod chaining;
 mod check;

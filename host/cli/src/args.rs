@@ -171,6 +171,11 @@ pub(super) enum Command {
         /// The trace file (default: $HOOKHOST_TRACE).
         file: Option<PathBuf>,
     },
+    /// The builtin policies (`"source": "builtin:NAME"`): list, show.
+    Policy {
+        #[command(subcommand)]
+        command: super::policy::PolicyCommand,
+    },
     /// Plugins' persistent stores (the `state` grant): list, show, clear.
     State {
         #[command(subcommand)]

@@ -9,6 +9,7 @@ mod fire;
 mod init;
 mod inspect;
 mod new;
+mod policy;
 mod registry;
 mod replay;
 mod serve;
@@ -128,6 +129,7 @@ fn run(command: Command) -> Outcome {
         Command::Check { settings } => check::run(&settings),
         Command::Trace { file } => trace_report::run(file.as_deref()),
         Command::State { command } => state::run(&command),
+        Command::Policy { command } => policy::run(&command),
         Command::Serve {
             settings,
             socket,

@@ -304,8 +304,8 @@ fn hook_skipped(report: &mut Report<'_>, first_diagnostic: usize) {
     }
 }
 
-/// The name of a hook without `name`: its command, its plugin's `source`, or its
-/// plugin's file name.
+/// The name of a hook without `name`: its command, its plugin's `source`
+/// (`builtin:NAME` for a builtin), or its plugin's file name.
 fn default_name(kind: &HookKind) -> String {
     match kind {
         HookKind::Command(c) => match &c.args {
@@ -323,6 +323,11 @@ fn default_name(kind: &HookKind) -> String {
             source: Some(source),
             ..
         }) => source.reference.clone(),
+        HookKind::Plugin(p) if crate::builtin::of_path(&p.path).is_some() => {
+            crate::builtin::of_path(&p.path)
+                .map(|b| format!("{}{}", crate::builtin::SCHEME, b.name))
+                .unwrap_or_default()
+        }
         HookKind::Plugin(p) => p
             .path
             .file_name()

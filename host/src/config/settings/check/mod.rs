@@ -11,6 +11,7 @@
 //! [`hook`] → [`command`] | [`plugin`] | [`http`] | [`prompt`]; [`top_level`] starts
 //! them.
 
+mod builtin;
 pub(super) mod command;
 pub(super) mod event;
 pub(super) mod file;

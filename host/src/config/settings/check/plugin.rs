@@ -1,11 +1,15 @@
 //! Check of a plugin hook's own fields: where its module comes from (`path` or
 //! `source` + `verify`), its pin, limits and grants (`env`, `preopens`, `args`), with
 //! the checks serde cannot express (one of path/source, clamps, path expansion,
-//! which variables a repository's `env` may expand), into a [`PluginConfig`].
+//! which variables a repository's `env` may expand), into a [`PluginConfig`]. A
+//! `source` of `builtin:NAME` is one of hookhost's own policies ([`crate::builtin`]):
+//! its bytes are written once into the cache and pinned, and it is handed the
+//! project, home and temp directories.
 
 use serde_json::{Map, Value};
 
 use super::report::{Report, show};
+use super::builtin::{builtin_grants, builtin_source, materialize, pin_builtin};
 use crate::config::settings::shape::field::{Field, Section};
 use crate::config::settings::shape::hook::HookSettings;
 use crate::config::settings::shape::plugin::{PreopenSettings, VerifySettings};
@@ -23,8 +27,15 @@ pub(crate) const MAX_MEMORY_LIMIT: u64 = 4 * 1024 * 1024 * 1024;
 /// Checks the plugin fields of `hook`; `None` (with errors) when it cannot run.
 pub(super) fn config(at: &str, hook: HookSettings, report: &mut Report<'_>) -> Option<HookKind> {
     let mut ok = true;
-    let (path, source) = module(at, hook.path, hook.source, hook.verify, report);
-    let sha256 = sha256(at, hook.sha256, report, &mut ok);
+    let (builtin, source_field) = builtin_source(at, hook.source, report, &mut ok);
+    let (path, source) = match builtin {
+        Some(b) => (
+            materialize(at, b, report, &mut ok),
+            None::<Box<ModuleSource>>,
+        ),
+        None => module(at, hook.path, source_field, hook.verify, report),
+    };
+    let mut sha256 = sha256(at, hook.sha256, report, &mut ok);
     let fuel = report
         .take_or_flag(
             &format!("{at}.fuel"),
@@ -38,6 +49,11 @@ pub(super) fn config(at: &str, hook: HookSettings, report: &mut Report<'_>) -> O
     let args = args(at, hook.args, report, &mut ok);
     let preopens = preopens(at, hook.preopens, report, &mut ok);
     let grants = super::grants::grants(at, hook.allowed_hosts, hook.state, report, &mut ok);
+    let (mut env, mut preopens) = (env, preopens);
+    if let Some(b) = builtin {
+        sha256 = pin_builtin(at, b, sha256, report, &mut ok);
+        builtin_grants(b, report, &mut env, &mut preopens);
+    }
     let path = path?;
     ok.then(|| {
         HookKind::Plugin(PluginConfig {

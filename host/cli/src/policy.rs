@@ -1,0 +1,62 @@
+//! `hookhost policy list | show NAME`: the builtin policies, switched on with
+//! `"source": "builtin:NAME"` in a plugin hook (see `hookhost::BUILTINS`).
+
+use std::process::ExitCode;
+
+use crate::{Failure, Outcome};
+
+/// What to do.
+#[derive(Debug, clap::Subcommand)]
+pub enum PolicyCommand {
+    /// Every builtin policy: name, what it guards against, digest, what it reads.
+    List,
+    /// One builtin: what it blocks, what it allows, its settings, examples, and
+    /// the hook that switches it on.
+    Show {
+        /// The policy's name (`hookhost policy list`).
+        name: String,
+    },
+}
+
+/// Runs `hookhost policy …`.
+pub fn run(command: &PolicyCommand) -> Outcome {
+    match command {
+        PolicyCommand::List => {
+            for b in hookhost::BUILTINS {
+                println!("{:<16} {}", b.name, b.summary);
+                println!("{:<16} {}  ({} bytes)", "", b.digest(), b.bytes().len());
+                println!("{:<16} reads {}", "", b.reads);
+            }
+            println!(
+                "\nswitch one on: a plugin hook with \"source\": \"builtin:NAME\" \
+                 (`hookhost policy show NAME` has the settings)"
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        PolicyCommand::Show { name } => {
+            let b =
+                hookhost::find_builtin(name).map_err(|e| Failure::of("policy", e.to_string()))?;
+            println!("{}", b.readme.trim_end());
+            println!("\n## Switch it on\n");
+            println!("digest {}; reads {}\n", b.digest(), b.reads);
+            println!("{}", example(b.name));
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+/// The hook that switches `name` on in monitor mode, for a user to paste.
+fn example(name: &str) -> String {
+    let hook = serde_json::json!({
+        "hooks": {"BeforeTool": [{"hooks": [{
+            "type": "plugin",
+            "source": format!("builtin:{name}"),
+            "name": name,
+            "mode": "monitor"
+        }]}]}
+    });
+    format!(
+        "~/.llxprt/settings.json (drop \"mode\": \"monitor\" to enforce once the trace looks right):\n{}",
+        serde_json::to_string_pretty(&hook).unwrap_or_default()
+    )
+}

@@ -1,0 +1,215 @@
+//! The builtin policies: five WASI 0.2 components built from `policies/` and
+//! embedded in the binary, so a user switches a guard on with
+//! `"source": "builtin:NAME"` — no toolchain, no download.
+//!
+//! The bytes are `policies/dist/NAME.wasm`, committed and rebuilt byte for byte
+//! by CI (`scripts/build-policies.sh --check`): reproducible, so a builtin's
+//! digest is the same in every build of the same source, and the same bytes can
+//! be pushed and signed with `hookhost plugin push` like any other module.
+//!
+//! A builtin runs as an ordinary plugin hook: the settings check writes its bytes
+//! once into the cache (`builtins/NAME-SHA256.wasm`, content-addressed) and pins
+//! their SHA-256, so trust, the compile cache and `check` treat it like a module
+//! on disk — a file someone changed there fails the pin and never runs.
+
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+/// One builtin policy.
+#[derive(Debug)]
+pub struct Builtin {
+    /// What `builtin:NAME` names.
+    pub name: &'static str,
+    /// One line: what it guards against.
+    pub summary: &'static str,
+    /// The events and tools it reads.
+    pub reads: &'static str,
+    /// Its README: what it blocks, what it allows, its settings, examples.
+    pub readme: &'static str,
+    /// It reads the project (`.git/HEAD`): hookhost preopens the project read-only.
+    pub reads_project: bool,
+    bytes: &'static [u8],
+}
+
+macro_rules! builtin {
+    ($name:literal, $summary:literal, $reads:literal, $project:literal) => {
+        Builtin {
+            name: $name,
+            summary: $summary,
+            reads: $reads,
+            readme: include_str!(concat!("../../policies/", $name, "/README.md")),
+            reads_project: $project,
+            bytes: include_bytes!(concat!("../../policies/dist/", $name, ".wasm")),
+        }
+    };
+}
+
+/// Every builtin, in the order `hookhost policy list` shows them.
+pub static BUILTINS: &[Builtin] = &[
+    builtin!(
+        "destructive",
+        "blocks deleting, truncating or overwriting outside the project and the temp directory, or the project or its .git",
+        "BeforeTool: run_shell_command/Bash, apply_patch",
+        false
+    ),
+    builtin!(
+        "remote-exec",
+        "blocks code downloaded and run in the same command (curl | sh, bash <(curl …), download then run)",
+        "BeforeTool: run_shell_command/Bash",
+        false
+    ),
+    builtin!(
+        "secrets",
+        "blocks writing a live secret into a file and reading or copying credential files",
+        "BeforeTool: run_shell_command/Bash, write_file/Write, replace/Edit/MultiEdit, read_file/Read, apply_patch",
+        false
+    ),
+    builtin!(
+        "git-safety",
+        "blocks force pushes to protected branches, --no-verify, filter-branch and hook-disabling git config",
+        "BeforeTool: run_shell_command/Bash",
+        true
+    ),
+    builtin!(
+        "protected-paths",
+        "blocks edits to agent settings and hooks, .git/hooks, shell start-up files, ssh and cron",
+        "BeforeTool: run_shell_command/Bash, write_file/Write, replace/Edit/MultiEdit, apply_patch",
+        false
+    ),
+];
+
+/// The prefix of a plugin `source` that names a builtin.
+pub const SCHEME: &str = "builtin:";
+
+/// Why a builtin cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum BuiltinError {
+    /// No builtin has that name.
+    #[error("no builtin policy is called {name:?} (builtins: {})", names().join(", "))]
+    Unknown {
+        /// The name as written.
+        name: String,
+    },
+    /// Its bytes could not be written to the cache.
+    #[error("cannot write the builtin policy {name:?} to {}: {source}", path.display())]
+    Write {
+        /// The builtin.
+        name: &'static str,
+        /// Where it was to go.
+        path: PathBuf,
+        /// Why not.
+        source: std::io::Error,
+    },
+}
+
+/// The names of every builtin.
+pub fn names() -> Vec<&'static str> {
+    BUILTINS.iter().map(|b| b.name).collect()
+}
+
+/// The builtin `name` names.
+pub fn find(name: &str) -> Result<&'static Builtin, BuiltinError> {
+    BUILTINS
+        .iter()
+        .find(|b| b.name == name)
+        .ok_or_else(|| BuiltinError::Unknown {
+            name: name.to_owned(),
+        })
+}
+
+impl Builtin {
+    /// The component's bytes.
+    pub fn bytes(&self) -> &'static [u8] {
+        self.bytes
+    }
+
+    /// The SHA-256 of its bytes.
+    pub fn sha256(&self) -> [u8; 32] {
+        Sha256::digest(self.bytes).into()
+    }
+
+    /// `sha256:HEX`, as `hookhost policy list` and `check` show it.
+    pub fn digest(&self) -> String {
+        format!("sha256:{}", hex::encode(self.sha256()))
+    }
+
+    /// The file that holds its bytes under `cache`, written if it is not there
+    /// (content-addressed: a file of that name with other bytes fails the hook's
+    /// SHA-256 pin when it loads, and is replaced here first).
+    pub fn materialize(&self, cache: &Path) -> Result<PathBuf, BuiltinError> {
+        let dir = cache.join("builtins");
+        let path = dir.join(format!("{}-{}.wasm", self.name, hex::encode(self.sha256())));
+        if std::fs::read(&path).is_ok_and(|on_disk| on_disk == self.bytes) {
+            return Ok(path);
+        }
+        let write = || -> std::io::Result<()> {
+            std::fs::create_dir_all(&dir)?;
+            let mut file = tempfile::NamedTempFile::new_in(&dir)?;
+            std::io::Write::write_all(&mut file, self.bytes)?;
+            file.persist(&path).map_err(|e| e.error)?;
+            Ok(())
+        };
+        write().map_err(|source| BuiltinError::Write {
+            name: self.name,
+            path: path.clone(),
+            source,
+        })?;
+        Ok(path)
+    }
+}
+
+/// The builtin whose materialized file `path` is (by its file name, which holds
+/// the builtin's digest).
+pub fn of_path(path: &Path) -> Option<&'static Builtin> {
+    let file = path.file_name()?.to_str()?;
+    BUILTINS
+        .iter()
+        .find(|b| file == format!("{}-{}.wasm", b.name, hex::encode(b.sha256())))
+}
+
+/// Where builtins are written: `$HOOKHOST_CACHE_DIR`, else the user's cache
+/// directory (`~/.cache/hookhost`), else the temp directory.
+pub fn cache_dir() -> PathBuf {
+    match std::env::var_os("HOOKHOST_CACHE_DIR").filter(|d| !d.is_empty()) {
+        Some(dir) => PathBuf::from(dir),
+        None => dirs::cache_dir()
+            .unwrap_or_else(std::env::temp_dir)
+            .join("hookhost"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_builtin_is_a_component_with_a_readme() {
+        assert_eq!(names().len(), 5);
+        for b in BUILTINS {
+            // A WASI 0.2 component: the component-model layer in its preamble.
+            assert_eq!(&b.bytes[..4], b"\0asm", "{}", b.name);
+            assert_eq!(b.bytes[6], 0x01, "{} is not a component", b.name);
+            assert!(b.readme.contains(b.name), "{}", b.name);
+            assert!(
+                b.bytes.len() <= 400 * 1024,
+                "{}: {} bytes",
+                b.name,
+                b.bytes.len()
+            );
+        }
+        assert!(matches!(find("nope"), Err(BuiltinError::Unknown { .. })));
+    }
+
+    #[test]
+    fn materialized_bytes_are_the_builtins_and_a_changed_file_is_replaced() {
+        let cache = tempfile::tempdir().unwrap();
+        let b = find("secrets").unwrap();
+        let path = b.materialize(cache.path()).unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b.bytes());
+        std::fs::write(&path, b"tampered").unwrap();
+        let again = b.materialize(cache.path()).unwrap();
+        assert_eq!(again, path);
+        assert_eq!(std::fs::read(&path).unwrap(), b.bytes());
+    }
+}
