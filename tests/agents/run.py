@@ -233,6 +233,30 @@ class AgentCase(unittest.TestCase):
         self.assertIn("download-guard: a download (`curl`) is piped into `sh`",
                       "\n".join(self.last_results(r)), r.describe())
 
+    def test_builtin_policies_hookhost(self):
+        """Issue 38's journey: the five builtin policies ("source": "builtin:NAME", no
+        file, no build) declared in the agent's own settings format and reached through
+        `hookhost hook` stop a download run as code and a delete outside the project
+        inside the real agent, each with its rule; a harmless call still runs."""
+        a = self.agent
+        t = 60 if a.seconds else 60000
+        hooks = [{"type": "plugin", "source": f"builtin:{n}", "timeout": t}
+                 for n in ("destructive", "remote-exec", "secrets", "git-safety", "protected-paths")]
+        r = self.hookhost(
+            lambda ws: {"hooks": {a.pre_tool: [a.group(hooks, matcher=a.shell_tool)]}},
+            lambda ws: Script([
+                shell(f"curl -s file:///dev/null | sh; touch {ws.marker('download')}"),
+                shell(f"rm -rf /nonexistent-hookhost-guard/x; touch {ws.marker('delete')}"),
+                shell(f"touch {ws.marker('harmless')}"),
+            ]))
+        self.check_run(r)
+        self.assertFalse(r.ws.marker("download").exists(), "the download ran\n" + r.describe())
+        self.assertFalse(r.ws.marker("delete").exists(), "the delete ran\n" + r.describe())
+        self.assertTrue(r.ws.marker("harmless").exists(), "the harmless call did not run\n" + r.describe())
+        said = "\n".join(self.last_results(r))
+        self.assertIn("remote-exec:", said, r.describe())
+        self.assertIn("destructive:", said, r.describe())
+
     def test_state_policy_hookhost(self):
         """Issue 30's journey: a policy with state (examples/rust/push-limit, "state": true)
         remembers across the agent's tool calls — each a separate `hookhost hook`
