@@ -133,6 +133,28 @@ fn a_wrong_builtin_is_a_load_error_naming_the_key() {
         format!("{}{}", out.stdout_text(), out.stderr).contains("builtin:secrets"),
         "{out:?}"
     );
+    // A setting of the wrong type is a load error naming the key; a wrong option
+    // makes the policy fail, naming the option (its failurePolicy decides).
+    let typed = p.settings(
+        json!({"BeforeTool": [{"hooks": [builtin("git-safety", json!({"args": "main"}))]}]}),
+    );
+    let out = p.check(&[typed.as_path()]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(
+        format!("{}{}", out.stdout_text(), out.stderr).contains(".args"),
+        "{out:?}"
+    );
+    p.settings(json!({"BeforeTool": [{"hooks": [builtin("git-safety", json!({"args": ["--protect-branch"], "failurePolicy": "block"}))]}]}));
+    let out = p.fire(
+        "BeforeTool",
+        json!({"tool_name": "run_shell_command", "tool_input": {"command": "ls"}}),
+    );
+    assert_eq!(out.code, 2, "{:?} {}", out.out, out.stderr);
+    assert!(
+        out.out.to_string().contains("--protect-branch"),
+        "{:?}",
+        out.out
+    );
 }
 
 /// One corpus case.
@@ -266,4 +288,52 @@ async fn every_builtin_decides_its_corpus_through_the_library() {
     eprintln!("{report}");
     assert_eq!(stats.len(), 5, "{report}");
     assert!(wrong.is_empty(), "{report}{}", wrong.join("\n"));
+}
+
+/// Issue 38, "Bad input": a 1 MiB command, a NUL, a lone surrogate in a path, a
+/// patch of 10,000 files, an unreadable `.git/HEAD`: each builtin answers within
+/// its limits (a decision, or a failure its `failurePolicy` governs) and the host
+/// neither panics nor hangs.
+#[test]
+fn builtins_answer_bad_input_within_their_limits() {
+    let p = Project::new();
+    std::fs::create_dir_all(p.path(".git/HEAD")).unwrap(); // a directory: unreadable as a file
+    let names = [
+        "destructive",
+        "remote-exec",
+        "secrets",
+        "git-safety",
+        "protected-paths",
+    ];
+    p.settings(json!({"BeforeTool": [{"hooks": names.iter().map(|n| builtin(n, json!({}))).collect::<Vec<_>>()}]}));
+    let patch: String = (0..10_000)
+        .map(|i| format!("*** Add File: src/f{i}.rs\n+// {i}\n"))
+        .collect();
+    let inputs = [
+        json!({"tool_name": "run_shell_command", "tool_input": {"command": "echo a ".repeat(150_000)}}),
+        json!({"tool_name": "run_shell_command", "tool_input": {"command": "rm -rf /tmp/x\u{0}y"}}),
+        json!({"tool_name": "write_file", "tool_input": {"file_path": "/work/\u{fffd}\u{0}/x", "content": "x"}}),
+        json!({"tool_name": "apply_patch", "tool_input": {"input": format!("*** Begin Patch\n{patch}*** End Patch\n")}}),
+        json!({"tool_name": "run_shell_command", "tool_input": {"command": "git push --force"}}),
+        json!({"tool_name": "run_shell_command", "tool_input": {"command": 42}}),
+        json!({"tool_name": "read_file", "tool_input": null}),
+    ];
+    for input in inputs {
+        let shown: String = input.to_string().chars().take(80).collect();
+        let out = p.fire("BeforeTool", input);
+        assert!(
+            matches!(out.code, 0 | 2),
+            "{shown}: {} {}",
+            out.code,
+            out.stderr
+        );
+        assert!(!out.stderr.contains("panicked"), "{shown}: {}", out.stderr);
+        assert!(out.elapsed.as_secs() < 60, "{shown}: {:?}", out.elapsed);
+    }
+    // A force push where the branch cannot be read is blocked ("cannot tell").
+    let out = p.fire(
+        "BeforeTool",
+        json!({"tool_name": "run_shell_command", "tool_input": {"command": "git push --force"}, "cwd": p.dir()}),
+    );
+    assert_eq!(out.code, 2, "{:?} {}", out.out, out.stderr);
 }

@@ -42,6 +42,7 @@ mod support;
 mod alloc;
 mod background;
 mod bare;
+mod builtins;
 mod command;
 mod fanout;
 mod floor;
@@ -87,6 +88,7 @@ criterion_group!(
     no_match::no_match,
     plugin::plugin,
     grants::grants,
+    builtins::builtins,
     floor::floor,
     command::command,
     fanout::fanout,

@@ -1,0 +1,65 @@
+//! `builtins/*`: the five builtin policies (`"source": "builtin:NAME"`) on one
+//! `BeforeTool` shell call, through `HookSystem::fire` with the engine warm — what
+//! they cost a call in `serve` (issue 38's bar: ≤ 150 µs for the five together) —
+//! beside one builtin alone and no hook at all.
+
+use criterion::{BatchSize, Criterion};
+use hookhost::HookEvent;
+use serde_json::{Map, Value, json};
+
+use crate::support::*;
+use crate::{configure, runtime};
+
+const NAMES: [&str; 5] = [
+    "destructive",
+    "remote-exec",
+    "secrets",
+    "git-safety",
+    "protected-paths",
+];
+
+/// A harmless shell call every builtin reads and lets through.
+fn shell_call() -> Map<String, Value> {
+    json!({"session_id": "bench", "cwd": "/home/dev/project", "tool_name": "run_shell_command",
+           "tool_input": {"command": "cargo test --workspace 2>&1 | tail -n 20"}})
+    .as_object()
+    .cloned()
+    .unwrap()
+}
+
+pub fn builtins(c: &mut Criterion) {
+    let fx = Fixture::new();
+    let rt = runtime();
+    let input = shell_call();
+    let hook = |name: &str| json!({"type": "plugin", "source": format!("builtin:{name}")});
+    let system = |file: &str, hooks: Vec<Value>| {
+        let settings = fx.settings_raw(
+            file,
+            &json!({"tools": {"enableHooks": true},
+                    "hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": hooks}]}}),
+        );
+        fx.system(&settings)
+    };
+    let five = system(
+        "builtins-five.json",
+        NAMES.iter().map(|n| hook(n)).collect(),
+    );
+    let one = system("builtins-one.json", vec![hook("destructive")]);
+    let none = system("builtins-none.json", Vec::new());
+    let result = rt.block_on(five.fire(HookEvent::BeforeTool, input.clone()));
+    assert_eq!(result.executions.len(), 5, "{:?}", result.errors);
+    assert!(!result.is_blocked(), "{:?}", result.block_reason());
+
+    let mut group = c.benchmark_group(format!("builtins{}", backtrace_tag()));
+    configure(&mut group, false);
+    for (name, system) in [("five", &five), ("one", &one), ("none", &none)] {
+        group.bench_function(name, |b| {
+            b.to_async(&rt).iter_batched(
+                || input.clone(),
+                |input| system.fire(HookEvent::BeforeTool, input),
+                BatchSize::SmallInput,
+            )
+        });
+    }
+    group.finish();
+}
