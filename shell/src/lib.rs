@@ -43,9 +43,11 @@
 mod ast;
 mod download;
 mod expand;
+mod kinds;
 mod parser;
 mod program;
 mod runs;
+mod strings;
 
 #[cfg(test)]
 mod tests;
@@ -55,7 +57,7 @@ pub use ast::{
     ShellCommand, SimpleCommand, Word,
 };
 pub use expand::{MAX_BRACE_WORDS, ansi_c_escape, brace_expand};
-pub use program::{is_downloader, is_interpreter, is_shell};
+pub use kinds::{is_downloader, is_interpreter, is_shell};
 pub use runs::{Invocation, Reading, read};
 
 /// How deeply commands may nest (subshells, substitutions, compound commands,

@@ -3,12 +3,15 @@
 //! interpreter takes its program from (`sh -c`, `python -`, a file, `eval`).
 
 use crate::ast::{Command, CompoundKind, SimpleCommand, Word};
+use crate::kinds::{
+    inline_long, interpreter_flags, is_downloader, is_interpreter, takes_value_cluster,
+};
 use crate::{basename, is_assignment_text};
 
 /// A program that runs the command after it: its name, its options that take
 /// the next word as their value, and how many positional arguments come before
 /// the command (`timeout 5 cmd`, `chroot DIR cmd`).
-struct Wrapper {
+pub(crate) struct Wrapper {
     name: &'static str,
     takes_value: &'static [&'static str],
     positional: usize,
@@ -168,7 +171,7 @@ const WRAPPERS: &[Wrapper] = &[
     ),
 ];
 
-fn find_wrapper(name: &str) -> Option<&'static Wrapper> {
+pub(crate) fn find_wrapper(name: &str) -> Option<&'static Wrapper> {
     WRAPPERS.iter().find(|w| w.name == name)
 }
 
@@ -219,7 +222,7 @@ impl SimpleCommand {
 
     /// After a wrapper's name at `i`: past its options, `NAME=value` words and
     /// positional arguments. `None` when the wrapper runs nothing.
-    fn after_wrapper(&self, wrapper: &Wrapper, mut i: usize) -> Option<usize> {
+    pub(crate) fn after_wrapper(&self, wrapper: &Wrapper, mut i: usize) -> Option<usize> {
         while let Some(arg) = self.words.get(i) {
             let text = arg.text.as_str();
             if text == "--" {
@@ -277,127 +280,6 @@ impl SimpleCommand {
     /// tell: its program is a downloader, or is dynamic.
     pub fn is_download(&self) -> bool {
         self.is_dynamic() || self.program().is_some_and(is_downloader)
-    }
-
-    /// The command `env -S STRING` runs: the string split as a command line,
-    /// followed by the words after it.
-    pub(crate) fn env_split_string(&self) -> Option<String> {
-        let mut i = 0;
-        while let Some(word) = self.words.get(i) {
-            let name = basename(word.literal()?);
-            let wrapper = find_wrapper(name)?;
-            if name == "env" {
-                let mut j = i + 1;
-                while let Some(arg) = self.words.get(j) {
-                    let text = arg.literal()?;
-                    let value = if text == "-S" || text == "--split-string" {
-                        j += 1;
-                        self.words.get(j)?.literal()?
-                    } else if let Some(v) = text
-                        .strip_prefix("--split-string=")
-                        .or_else(|| text.strip_prefix("-S"))
-                    {
-                        v
-                    } else if text.starts_with('-') || is_assignment_text(text) {
-                        j += 1;
-                        continue;
-                    } else {
-                        break;
-                    };
-                    let mut line = value.to_owned();
-                    for rest in self.words.get(j + 1..).unwrap_or_default() {
-                        line.push(' ');
-                        line.push_str(&rest.written);
-                    }
-                    return Some(line);
-                }
-            }
-            i = self.after_wrapper(wrapper, i + 1)?;
-        }
-        None
-    }
-
-    /// The shell command line a program runs from a string: `su -c CMD`,
-    /// `runuser -c CMD`, `sg GROUP -c CMD`, `flock FILE -c CMD`, `script -c CMD`,
-    /// `watch CMD…`. `Err(())` when that string is an expansion.
-    pub(crate) fn shell_string(&self) -> Option<Result<String, ()>> {
-        const TAKERS: &[&str] = &["su", "runuser", "sg", "flock", "script", "watch"];
-        // Along the wrapper chain (`sudo flock f -c …`), the first that takes one.
-        let mut i = 0;
-        let (program, args) = loop {
-            let name = basename(self.words.get(i)?.literal()?);
-            if TAKERS.contains(&name) {
-                break (name, self.words.get(i + 1..).unwrap_or_default());
-            }
-            i = self.wrapped(i)?;
-        };
-        if program == "watch" {
-            let mut i = 0;
-            while let Some(arg) = args.get(i) {
-                match arg.text.as_str() {
-                    "-n" | "--interval" | "-g" | "-q" => i += 2,
-                    t if t.starts_with('-') => i += 1,
-                    _ => break,
-                }
-            }
-            let rest = args.get(i..).unwrap_or_default();
-            if rest.is_empty() {
-                return None;
-            }
-            if rest.iter().any(|w| w.dynamic) {
-                return Some(Err(()));
-            }
-            let line: Vec<&str> = rest.iter().map(|w| w.text.as_str()).collect();
-            return Some(Ok(line.join(" ")));
-        }
-        if !matches!(program, "su" | "runuser" | "sg" | "flock" | "script") {
-            return None;
-        }
-        let mut i = 0;
-        while let Some(arg) = args.get(i) {
-            let text = arg.text.as_str();
-            let short_cluster_ending_in_c = text.len() > 1
-                && text.starts_with('-')
-                && !text.starts_with("--")
-                && text.ends_with('c');
-            let value = if text == "--command" || short_cluster_ending_in_c {
-                args.get(i + 1)
-            } else if text.starts_with("--command=") || (text.starts_with("-c") && text.len() > 2) {
-                Some(arg)
-            } else {
-                i += 1;
-                continue;
-            };
-            let value = value?;
-            if value.dynamic {
-                return Some(Err(()));
-            }
-            let text = value.text.as_str();
-            let code = text
-                .strip_prefix("--command=")
-                .or_else(|| text.strip_prefix("-c"))
-                .filter(|_| std::ptr::eq(value, arg))
-                .unwrap_or(text);
-            return Some(Ok(code.to_owned()));
-        }
-        // `runuser -u USER -- CMD ARGS…`: the command after `--`, run directly.
-        if program == "runuser"
-            && let Some(dashes) = args.iter().position(|w| w.text == "--")
-        {
-            let rest = &args[dashes + 1..];
-            let line: Vec<&str> = rest.iter().map(|w| w.written.as_str()).collect();
-            return (!rest.is_empty()).then(|| Ok(line.join(" ")));
-        }
-        // `sg GROUP CMD`: the command is the word after the group.
-        if program == "sg" {
-            let cmd = args.get(1)?;
-            return Some(if cmd.dynamic {
-                Err(())
-            } else {
-                Ok(cmd.text.clone())
-            });
-        }
-        None
     }
 
     /// Where an interpreter takes its program from; `None` if the program is not
@@ -513,118 +395,4 @@ fn classify_file(word: &Word) -> ProgramSource<'_> {
     } else {
         ProgramSource::File(word)
     }
-}
-
-/// Whether `program` (a base name) fetches from the network: `curl`, `wget`,
-/// `wget2`, `fetch`, `aria2c`, HTTPie's `http`/`https`, `xh`, `curlie`,
-/// `lwp-request`, `GET`.
-pub fn is_downloader(program: &str) -> bool {
-    matches!(
-        program,
-        "curl"
-            | "wget"
-            | "wget2"
-            | "fetch"
-            | "aria2c"
-            | "http"
-            | "https"
-            | "xh"
-            | "xhs"
-            | "curlie"
-            | "lwp-request"
-            | "lwp-download"
-            | "GET"
-    )
-}
-
-/// Whether `program` (a base name) is a shell.
-pub fn is_shell(program: &str) -> bool {
-    matches!(
-        program,
-        "sh" | "bash"
-            | "zsh"
-            | "dash"
-            | "ksh"
-            | "mksh"
-            | "pdksh"
-            | "ash"
-            | "yash"
-            | "fish"
-            | "csh"
-            | "tcsh"
-    )
-}
-
-/// Whether `program` (a base name) runs code it is given: a shell, `python*`,
-/// `perl*`, `ruby`, `node`, `php`, `lua*`, `tclsh`, `pwsh`, `osascript`, or the
-/// builtins `source`, `.` and `eval`.
-pub fn is_interpreter(program: &str) -> bool {
-    is_shell(program)
-        || ["python", "perl", "lua", "ruby", "php"]
-            .iter()
-            .any(|p| program.strip_prefix(p).is_some_and(is_version))
-        || matches!(
-            program,
-            "node"
-                | "nodejs"
-                | "pypy"
-                | "pypy3"
-                | "tclsh"
-                | "wish"
-                | "pwsh"
-                | "powershell"
-                | "osascript"
-                | "source"
-                | "."
-                | "eval"
-        )
-}
-
-/// `""`, `"3"`, `"3.12"`, `"5.36.0"`: a version suffix of a program name.
-fn is_version(suffix: &str) -> bool {
-    suffix.chars().all(|c| c.is_ascii_digit() || c == '.')
-}
-
-/// An interpreter's short options that give the program inline (or name a
-/// module, so stdin is data), its short options that make it read the program
-/// from stdin, and its options that take a separate value.
-fn interpreter_flags(program: &str) -> (&'static str, &'static str, &'static [&'static str]) {
-    if is_shell(program) {
-        ("c", "s", &["-o", "+o", "-O", "+O"])
-    } else if program.starts_with("python") || program.starts_with("pypy") {
-        ("cm", "", &["-W", "-X", "-Q"])
-    } else if program.starts_with("perl") {
-        ("eE", "", &["-I", "-x"])
-    } else if program == "ruby" {
-        ("e", "", &["-r", "-I", "-C", "-E"])
-    } else if program == "node" || program == "nodejs" {
-        ("ep", "", &["-r", "--require", "--import", "--loader"])
-    } else if program.starts_with("php") {
-        ("rRBEF", "", &["-d", "-c", "-z"])
-    } else if program.starts_with("lua") {
-        ("el", "", &[])
-    } else if program == "pwsh" || program == "powershell" {
-        ("c", "", &[])
-    } else {
-        ("e", "", &[])
-    }
-}
-
-/// Whether `option` takes the next word as its value: it is one of
-/// `takes_value`, or a cluster of short options ending in one (`-euo` ends in
-/// `-o`).
-fn takes_value_cluster(takes_value: &[&str], option: &str) -> bool {
-    takes_value.iter().any(|t| {
-        *t == option
-            || (t.len() == 2
-                && !option.starts_with("--")
-                && option.len() > 2
-                && option.starts_with(&t[..1])
-                && option.ends_with(&t[1..]))
-    })
-}
-
-fn inline_long(option: &str) -> bool {
-    let name = option.split('=').next().unwrap_or_default();
-    matches!(name, "--eval" | "--print" | "--command" | "-Command" | "-c")
 }

@@ -3,7 +3,8 @@
 
 use super::{Parser, Tok};
 use crate::ast::{Redirection, ShellCommand, SimpleCommand};
-use crate::program::{ProgramSource, is_shell};
+use crate::is_shell;
+use crate::program::ProgramSource;
 
 impl Parser {
     /// After a redirection operator: its target, and a here-document's body.

@@ -144,6 +144,14 @@ pub(super) const SHELL: &[Template] = &[
         include_str!("../../../../shell/src/program.rs"),
     ),
     sdk(
+        "hookhost-shell/src/kinds.rs",
+        include_str!("../../../../shell/src/kinds.rs"),
+    ),
+    sdk(
+        "hookhost-shell/src/strings.rs",
+        include_str!("../../../../shell/src/strings.rs"),
+    ),
+    sdk(
         "hookhost-shell/src/runs.rs",
         include_str!("../../../../shell/src/runs.rs"),
     ),
