@@ -93,10 +93,12 @@ impl ShellCommand {
 
 /// The last component of a path: how the shell's program names compare
 /// (`/usr/bin/rm` and `rm` are the same program to a rule).
+#[inline]
 pub fn basename(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)
 }
 
+#[inline]
 pub(crate) fn is_name(text: &str) -> bool {
     let mut chars = text.chars();
     chars
@@ -105,6 +107,7 @@ pub(crate) fn is_name(text: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
+#[inline]
 pub(crate) fn is_assignment_text(text: &str) -> bool {
     text.split_once('=')
         .is_some_and(|(name, _)| is_name(name.strip_suffix('+').unwrap_or(name)))

@@ -171,6 +171,7 @@ const WRAPPERS: &[Wrapper] = &[
     ),
 ];
 
+#[inline]
 pub(crate) fn find_wrapper(name: &str) -> Option<&'static Wrapper> {
     WRAPPERS.iter().find(|w| w.name == name)
 }
