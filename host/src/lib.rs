@@ -100,7 +100,8 @@ pub use runner::{
     slots::MAX_PROCESSES_ENV, slots::set_max_processes,
 };
 pub use system::{
-    FireEvent, FireInput, FunctionHookError, HookSystem, HookSystemBuilder, MAX_NOTICES, Notice,
+    BackgroundMode, FireEvent, FireInput, FunctionHookError, HookSystem, HookSystemBuilder,
+    MAX_NOTICES, Notice,
     background_running, take_all_notices, wait_for_background,
 };
 pub use text::terminal_safe;

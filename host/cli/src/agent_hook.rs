@@ -35,7 +35,7 @@ use serde_json::{Map, Value};
 
 use crate::{Failure, Outcome, SettingsArgs};
 
-pub fn run(settings: &SettingsArgs, fail_closed: bool) -> Outcome {
+pub fn run(settings: &SettingsArgs, fail_closed: bool, run_background: bool) -> Outcome {
     if let Some(value) = std::env::var_os(NESTED_ENV) {
         if runs_inside_hookhost(&value.to_string_lossy()) {
             tracing::info!("`hookhost hook` runs as a hook of hookhost; not recursing");
@@ -60,14 +60,20 @@ pub fn run(settings: &SettingsArgs, fail_closed: bool) -> Outcome {
         }
     };
     let project_dir = default_project_dir(&input);
-    let (result, fail_closed) = match fire(settings, project_dir, &call, input) {
+    let mode = crate::detach::mode(run_background);
+    let (result, fail_closed) = match fire(settings, project_dir, &call, input, mode) {
         Ok((result, by_settings)) => (result, fail_closed || by_settings),
         Err(e) => (
             failed(format!("hookhost could not run the hooks: {e:#}")),
             fail_closed,
         ),
     };
-    Ok(answer(call.reply(result, fail_closed)))
+    let deferred = result.background_deferred;
+    let code = answer(call.reply(result, fail_closed));
+    if deferred && let Ok(bytes) = &bytes {
+        crate::detach::hand_over(bytes);
+    }
+    Ok(code)
 }
 
 /// The most of stdin read: as much as a request of `hookhost serve` may hold.
@@ -365,10 +371,12 @@ fn fire(
     project_dir: PathBuf,
     call: &Call,
     input: Map<String, Value>,
+    background: hookhost::BackgroundMode,
 ) -> anyhow::Result<(AggregatedHookResult, bool)> {
     let system = settings
         .builder_in(project_dir)
         .only_event(call.event)
+        .background(background)
         .build();
     let runtime = super::fire_runtime(call.hook_count(&system))?;
     let result = runtime.block_on(call.fire(&system, input));

@@ -36,6 +36,9 @@ pub(super) enum Command {
         explain: bool,
         #[command(flatten)]
         settings: SettingsArgs,
+        /// The detached process that runs the background hooks (crate::detach).
+        #[arg(long = "run-background", hide = true)]
+        run_background: bool,
     },
     /// Validate the settings and list the hooks of each event in execution order;
     /// exit 1 on any error.
@@ -91,6 +94,9 @@ pub(super) enum Command {
         /// settings) becomes a deny naming the cause, instead of a visible warning.
         #[arg(long)]
         fail_closed: bool,
+        /// The detached process that runs the background hooks (crate::detach).
+        #[arg(long = "run-background", hide = true)]
+        run_background: bool,
     },
     /// Approve the hooks of the project's settings and extensions (needed when
     /// `tools.requireHookTrust` is on): each hook as written, with the content of

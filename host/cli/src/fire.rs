@@ -12,14 +12,26 @@ use serde_json::{Map, Value};
 
 use crate::{Failure, Outcome, SettingsArgs};
 
-pub fn run(event: HookEvent, dialect: Dialect, settings: &SettingsArgs, explain: bool) -> Outcome {
-    let mut input = read_input().map_err(Failure::chain)?;
+pub fn run(
+    event: HookEvent,
+    dialect: Dialect,
+    settings: &SettingsArgs,
+    explain: bool,
+    run_background: bool,
+) -> Outcome {
+    let (bytes, mut input) = read_input().map_err(Failure::chain)?;
     let notes = prepare(event, dialect, &mut input);
     for note in &notes {
         eprintln!("hookhost: warning: {}", terminal_safe(note));
     }
-    Ok(match fire(event, settings, input, explain, notes) {
-        Ok(blocked) => ExitCode::from(if blocked { 2 } else { 0 }),
+    let mode = crate::detach::mode(run_background);
+    Ok(match fire(event, settings, input, explain, notes, mode) {
+        Ok((blocked, deferred)) => {
+            if deferred {
+                crate::detach::hand_over(&bytes);
+            }
+            ExitCode::from(if blocked { 2 } else { 0 })
+        }
         Err(e) => {
             // Infrastructure errors fail open (seeds/001 §9), like a failed hook.
             eprintln!("hookhost: {}", terminal_safe(&format!("{e:#}")));
@@ -58,18 +70,18 @@ fn event_name_mismatch(
     ))
 }
 
-/// The event's input from stdin: one JSON object (read as JavaScript wrote it, see
-/// [`hookhost::json_input`]), or nothing (`{}`).
-fn read_input() -> anyhow::Result<Map<String, Value>> {
+/// The event's input from stdin, as read and as one JSON object (read as JavaScript
+/// wrote it, see [`hookhost::json_input`]), or nothing (`{}`).
+fn read_input() -> anyhow::Result<(Vec<u8>, Map<String, Value>)> {
     let mut bytes = Vec::new();
     std::io::stdin()
         .read_to_end(&mut bytes)
         .context("cannot read the event from stdin")?;
     if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Ok(Map::new());
+        return Ok((bytes, Map::new()));
     }
     match hookhost::json_input::parse(&bytes).context("stdin is not valid JSON")? {
-        Value::Object(map) => Ok(map),
+        Value::Object(map) => Ok((bytes, map)),
         _ => anyhow::bail!("stdin must be one JSON object with the event's fields"),
     }
 }
@@ -80,8 +92,13 @@ fn fire(
     input: Map<String, Value>,
     explain: bool,
     notes: Vec<String>,
-) -> anyhow::Result<bool> {
-    let system = settings.builder().only_event(event).build();
+    background: hookhost::BackgroundMode,
+) -> anyhow::Result<(bool, bool)> {
+    let system = settings
+        .builder()
+        .only_event(event)
+        .background(background)
+        .build();
     let result = fire_built(&system, event, input, notes)?;
     report_env_file(&system);
     if explain {
@@ -91,7 +108,7 @@ fn fire(
     serde_json::to_writer(&mut stdout, &result)?;
     writeln!(stdout)?;
     stdout.flush()?;
-    Ok(result.is_blocked())
+    Ok((result.is_blocked(), result.background_deferred))
 }
 
 /// What SessionStart hooks wrote to the `CLAUDE_ENV_FILE` hookhost made, on stderr:

@@ -5,6 +5,7 @@
 mod agent_hook;
 mod args;
 mod check;
+mod detach;
 mod fire;
 mod init;
 mod inspect;
@@ -72,10 +73,11 @@ fn main() -> ExitCode {
     code
 }
 
-/// A one-shot command has answered; hooks it started in the background (`async`,
-/// `asyncRewake`) would die with the process, so it stays until they end (each is
-/// bounded by its own timeout). An `asyncRewake` block found now can no longer
-/// reach the agent through this process: it is logged on stderr (`hookhost
+/// A one-shot command has answered; hooks it started in the background would die
+/// with the process, so it stays until they end (each is bounded by its own
+/// timeout). `hook` and `fire` leave theirs to a detached process ([`detach`]),
+/// which is the one that waits here. An `asyncRewake` block found now can no
+/// longer reach the agent through this process: it is logged on stderr (`hookhost
 /// serve` delivers it as a notice instead).
 fn finish_background() {
     let running = hookhost::background_running();
@@ -103,11 +105,23 @@ fn run(command: Command) -> Outcome {
             event: (event, dialect),
             explain,
             settings,
-        } => fire::run(event, dialect, &settings, explain),
+            run_background,
+        } => {
+            if run_background {
+                detach::leave_agent_session();
+            }
+            fire::run(event, dialect, &settings, explain, run_background)
+        }
         Command::Hook {
             settings,
             fail_closed,
-        } => agent_hook::run(&settings, fail_closed),
+            run_background,
+        } => {
+            if run_background {
+                detach::leave_agent_session();
+            }
+            agent_hook::run(&settings, fail_closed, run_background)
+        }
         Command::Trust {
             settings,
             list,

@@ -42,8 +42,14 @@ fn render(result: &AggregatedHookResult) -> String {
             terminal_safe(&b.source)
         );
     }
+    if result.background_deferred {
+        out.push_str(
+            "background hooks (async, asyncRewake) matched: they run in a detached process \
+             after this answer\n",
+        );
+    }
     if result.executions.is_empty() {
-        if result.background.is_empty() {
+        if result.background.is_empty() && !result.background_deferred {
             out.push_str(
                 "no hook ran (hooks disabled, none configured, or no matcher or `if` rule matched)\n",
             );

@@ -36,6 +36,9 @@ pub struct AggregatedHookResult {
     /// Hooks started in the background (`async`, `asyncRewake`): not waited for,
     /// not in the answer.
     pub background: Vec<BackgroundHook>,
+    /// Background hooks matched but were left to another process
+    /// ([`crate::BackgroundMode::Defer`]).
+    pub background_deferred: bool,
 }
 
 /// A hook a fire started in the background.
@@ -82,6 +85,7 @@ impl AggregatedHookResult {
             total_duration: Duration::ZERO,
             executions: Vec::new(),
             background: Vec::new(),
+            background_deferred: false,
         }
     }
 
@@ -179,6 +183,9 @@ impl Serialize for AggregatedHookResult {
                 })
                 .collect();
             map.serialize_entry("background", &background)?;
+        }
+        if self.background_deferred {
+            map.serialize_entry("backgroundDetached", &true)?;
         }
         map.end()
     }

@@ -16,6 +16,25 @@ use std::time::{Duration, Instant};
 use crate::event::HookEvent;
 use crate::runner::{RunContext, RunnableHook};
 
+/// Where a hook system runs the `async` and `asyncRewake` hooks of its fires.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum BackgroundMode {
+    /// On hookhost's own runtime in this process: the fire returns at once, the
+    /// hooks go on (a server, an embedding agent).
+    #[default]
+    InProcess,
+    /// Not at all: the fire runs the synchronous hooks only and says, in
+    /// [`crate::AggregatedHookResult::background_deferred`], that a background hook
+    /// matched — for a one-shot process that answers, hands the call to a
+    /// detached process of its own and exits, so that the agent does not wait.
+    Defer,
+    /// Only them (the detached process of [`BackgroundMode::Defer`]): the
+    /// synchronous hooks are skipped; the caller waits for the background hooks
+    /// with [`wait_for_background`].
+    Only,
+}
+
 /// The most notices kept unread; older ones are dropped first (with a warning in
 /// the log).
 pub const MAX_NOTICES: usize = 1024;

@@ -35,6 +35,7 @@ pub struct HookSystemBuilder {
     engine: EngineOptions,
     only_event: Option<HookEvent>,
     functions: Vec<super::functions::Registered>,
+    background: super::background::BackgroundMode,
 }
 
 impl HookSystemBuilder {
@@ -56,7 +57,15 @@ impl HookSystemBuilder {
             engine: EngineOptions::default(),
             only_event: None,
             functions: Vec::new(),
+            background: super::background::BackgroundMode::default(),
         }
+    }
+
+    /// Where the `async` and `asyncRewake` hooks of fires run (default: in this
+    /// process, see [`super::background::BackgroundMode`]).
+    pub fn background(mut self, mode: super::background::BackgroundMode) -> Self {
+        self.background = mode;
+        self
     }
 
     /// The project directory (default: the current directory).
@@ -298,6 +307,7 @@ impl HookSystemBuilder {
             }),
             observer: self.observer,
             notices_id: super::background::new_system_id(),
+            background: self.background,
             functions,
             session_hooks: Default::default(),
         }

@@ -30,7 +30,8 @@ use std::time::{Instant, SystemTime};
 use serde_json::{Map, Value};
 
 pub use background::{
-    MAX_NOTICES, Notice, background_running, take_all_notices, wait_for_background,
+    BackgroundMode, MAX_NOTICES, Notice, background_running, take_all_notices,
+    wait_for_background,
 };
 pub use builder::HookSystemBuilder;
 pub use fire::{FireEvent, FireInput};
@@ -73,6 +74,7 @@ pub struct HookSystem {
     observer: Option<Arc<dyn crate::FireObserver>>,
     /// Tags the notices of `asyncRewake` hooks this system started.
     notices_id: u64,
+    background: background::BackgroundMode,
     /// Function hooks given to the builder.
     functions: functions::SessionHooks,
     /// Function hooks added for the session.
@@ -374,6 +376,13 @@ impl HookSystem {
         let Some(mut plan) = plan else {
             return AggregatedHookResult::empty();
         };
+        let deferred = self.keep_for_mode(&mut plan);
+        if plan.hooks.is_empty() {
+            return AggregatedHookResult {
+                background_deferred: deferred,
+                ..AggregatedHookResult::empty()
+            };
+        }
         let unsure = select::select(
             &mut plan,
             input.as_map(),
@@ -389,7 +398,29 @@ impl HookSystem {
                 .entry("hook_event_name")
                 .or_insert_with(|| Value::from(name));
         }
-        self.run_plan(event, plan, input, &unsure).await
+        let mut result = self.run_plan(event, plan, input, &unsure).await;
+        result.background_deferred = deferred;
+        result
+    }
+
+    /// Drops the hooks this system's [`background::BackgroundMode`] does not run
+    /// here (before `if` and `once` are looked at: the process that runs a hook
+    /// claims it); whether background hooks were left to another process.
+    fn keep_for_mode(&self, plan: &mut Plan<RunnableHook>) -> bool {
+        use background::BackgroundMode;
+        let background = |h: &RunnableHook| h.entry.spec.execution != Execution::Sync;
+        match self.background {
+            BackgroundMode::InProcess => false,
+            BackgroundMode::Defer => {
+                let before = plan.hooks.len();
+                plan.hooks.retain(|h| !background(h));
+                plan.hooks.len() < before
+            }
+            BackgroundMode::Only => {
+                plan.hooks.retain(|h| background(h));
+                false
+            }
+        }
     }
 
     /// [`HookSystem::fire`] from a synchronous caller, on a private single-threaded
