@@ -232,6 +232,35 @@ fn event_answers_reach_claude_as_claude_reads_them() {
     assert!(p.path("wt/feature-x").is_dir());
 }
 
+/// Issue 37 item 4: Claude reads a `WorktreeCreate` hook's stdout as the path of
+/// the worktree it made, and fails the creation on a non-zero exit. A hook that
+/// failed, blocked or gave no path fails the creation — never exit 0 with JSON
+/// that Claude would take for a path.
+#[test]
+fn a_failed_worktree_hook_fails_the_creation() {
+    for (command, code) in [
+        ("echo cannot make it >&2; exit 1", 1),
+        ("true", 1),
+        ("echo 'no worktrees here' >&2; exit 2", 2),
+    ] {
+        let p = Project::new();
+        p.claude_settings(json!({"WorktreeCreate": [{"hooks": [
+            {"type": "command", "command": command}]}]}));
+        let created = claude_hook(&p, "WorktreeCreate", json!({"name": "feature-x"}));
+        assert_eq!(created.code, code, "{command}: {created:?}");
+        assert!(created.stdout.trim_ascii().is_empty(), "{command}: {created:?}");
+        assert!(!created.stderr.trim().is_empty(), "{command}: no cause: {created:?}");
+    }
+    // A path and a failing second hook: the worktree may be half made.
+    let p = Project::new();
+    p.claude_settings(json!({"WorktreeCreate": [{"hooks": [
+        {"type": "command", "command": "echo /tmp/wt"},
+        {"type": "command", "command": "exit 1"}]}]}));
+    let created = claude_hook(&p, "WorktreeCreate", json!({"name": "feature-x"}));
+    assert_eq!(created.code, 1, "{created:?}");
+    assert!(created.stdout.trim_ascii().is_empty(), "{created:?}");
+}
+
 /// Claude Code's `onFailure` (2.1.331): "block" makes a failed hook a block, as
 /// `failurePolicy: "block"` does; Claude ignores it on Stop (a block there would
 /// keep the agent going), and so does hookhost, saying so; one that disagrees
@@ -325,6 +354,27 @@ fn managed_settings_decide_whose_hooks_run() {
     let out = claude_hook_managed(&p, &p.path("managed"));
     assert_eq!(out.code, 0, "{out:?}");
     assert_eq!(ran(&p), ["managed"], "only the managed hook: {out:?}");
+    // Issue 37 item 4: the hooks that did not run are named, inside the agent
+    // (systemMessage, once) and by `check`.
+    let message = answer(&out)["systemMessage"].as_str().unwrap_or_default().to_owned();
+    assert!(
+        message.contains("allowManagedHooksOnly")
+            && message.contains("hooks.PreToolUse[0].hooks[0]")
+            && message.contains("settings.json"),
+        "{out:?}"
+    );
+    assert_eq!(message.matches("allowManagedHooksOnly").count(), 1, "{message}");
+    let mut check = p.command();
+    check
+        .args(["check", "--claude-settings", "--project-dir"])
+        .arg(p.dir())
+        .env("HOOKHOST_CLAUDE_MANAGED_DIR", p.path("managed"));
+    let checked = crate::common::run(check, b"");
+    let stderr = &checked.stderr;
+    assert!(
+        stderr.contains("allowManagedHooksOnly") && stderr.contains("hooks.PreToolUse[0].hooks[0]"),
+        "{stderr}"
+    );
 
     let p = setup(managed_hooks(json!({})), json!({"disableAllHooks": true}));
     let out = claude_hook_managed(&p, &p.path("managed"));

@@ -286,10 +286,14 @@ impl Call {
         mut input: Map<String, Value>,
     ) -> AggregatedHookResult {
         let mut load_errors = Vec::new();
+        let mut shown = Vec::new();
         for d in system.diagnostics() {
             if d.is_error() || d.unenforced {
                 tracing::warn!("{d}");
                 load_errors.push(d.message.clone());
+            } else if d.shown {
+                tracing::warn!("{d}");
+                shown.push(format!("hookhost: {}", d.message));
             } else {
                 tracing::info!("{d}");
             }
@@ -309,6 +313,12 @@ impl Call {
             .errors
             .retain(|run| !load_errors.iter().any(|load| repeats_cause(run, load)));
         result.errors.splice(0..0, load_errors);
+        if !shown.is_empty() {
+            // For the user (never the model), like a failure's note.
+            let out = &mut result.final_output;
+            shown.extend(out.system_message.take());
+            out.system_message = Some(shown.join("\n"));
+        }
         result
     }
 

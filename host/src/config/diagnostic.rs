@@ -22,6 +22,10 @@ pub struct Diagnostic {
     /// exist, a timeout too short to start): a warning for a fire, which still
     /// runs the rest, but `hookhost check` fails on it and `hookhost hook` shows it.
     pub unenforced: bool,
+    /// A warning the user must see even inside an agent, that fails nothing:
+    /// hooks an administrator's setting keeps from running (`hookhost hook` puts it
+    /// in `systemMessage`; `fire` and `check` print every diagnostic anyway).
+    pub shown: bool,
     /// The complete message, e.g.
     /// `project settings .llxprt/settings.json: hooks.BeforeTool[0].hooks[1].timeout: expected a number of milliseconds, got "5s"`.
     pub message: String,
@@ -33,6 +37,7 @@ impl Diagnostic {
         Diagnostic {
             severity: Severity::Error,
             unenforced: false,
+            shown: false,
             message: message.into(),
         }
     }
@@ -42,6 +47,7 @@ impl Diagnostic {
         Diagnostic {
             severity: Severity::Warning,
             unenforced: false,
+            shown: false,
             message: message.into(),
         }
     }
@@ -50,6 +56,14 @@ impl Diagnostic {
     pub fn unenforced(message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             unenforced: true,
+            ..Diagnostic::warning(message)
+        }
+    }
+
+    /// A warning shown inside agents too (see [`Diagnostic::shown`]).
+    pub fn shown(message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            shown: true,
             ..Diagnostic::warning(message)
         }
     }

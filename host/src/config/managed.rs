@@ -76,8 +76,14 @@ impl Managed {
             drop_hooks(why, &|e| claude(e), entries, diagnostics);
         }
         if let Some(source) = &self.only {
+            // Named, hook by hook, and shown inside the agent too: a user whose
+            // policy silently stopped running would think it allowed (issue 37).
+            let before = diagnostics.len();
             let why = format!("{source}: allowManagedHooksOnly");
             drop_hooks(why, &|e| !system(e), entries, diagnostics);
+            for d in &mut diagnostics[before..] {
+                d.shown = true;
+            }
         }
         self.apply_disable_all(entries, require_trust, diagnostics);
     }
@@ -143,12 +149,26 @@ fn drop_hooks(
     entries: &mut Vec<HookEntry>,
     diagnostics: &mut Vec<Diagnostic>,
 ) {
-    let before = entries.len();
-    entries.retain(|e| !gone(e));
-    let dropped = before - entries.len();
-    if dropped > 0 {
-        diagnostics.push(Diagnostic::warning(format!(
-            "{why}: {dropped} hook(s) do not run"
-        )));
+    let (dropped, kept): (Vec<HookEntry>, Vec<HookEntry>) =
+        std::mem::take(entries).into_iter().partition(|e| gone(e));
+    *entries = kept;
+    if dropped.is_empty() {
+        return;
     }
+    let mut named: Vec<String> = dropped
+        .iter()
+        .take(MAX_NAMED)
+        .map(|e| format!("{} {} ({})", e.source, e.location, e.spec.name))
+        .collect();
+    if dropped.len() > MAX_NAMED {
+        named.push(format!("and {} more", dropped.len() - MAX_NAMED));
+    }
+    diagnostics.push(Diagnostic::warning(format!(
+        "{why}: {} hook(s) do not run: {}",
+        dropped.len(),
+        named.join("; ")
+    )));
 }
+
+/// The most dropped hooks named one by one in a message.
+const MAX_NAMED: usize = 10;

@@ -67,6 +67,9 @@ pub fn reply(
     failures_by_exit_code: bool,
 ) -> Reply {
     let (result, failures) = with_failures(result, fail_closed);
+    if dialect == Dialect::Claude && event == HookEvent::WorktreeCreate {
+        return worktree_reply(&result, &failures);
+    }
     match dialect {
         // Claude Code shows a hook's exit-0 `systemMessage` (headless too, as a
         // `system` event) and never a non-blocking error's stderr in `-p` mode, so a
@@ -112,6 +115,44 @@ pub fn reply(
                         .to_owned()
                 }),
                 exit_code: if blocked { 2 } else { 0 },
+            }
+        }
+    }
+}
+
+/// A command hook's answer to Claude's `WorktreeCreate`: the hook *makes* the
+/// worktree, and Claude reads stdout as its path, so anything but a clean success
+/// — a block, a failed hook, no path at all — fails the creation (non-zero exit,
+/// nothing on stdout, the cause on stderr) rather than giving Claude a JSON text
+/// to take for a path (issue 37, item 4).
+fn worktree_reply(result: &AggregatedHookResult, failures: &[String]) -> Reply {
+    let path = result
+        .final_output
+        .specific("worktreePath")
+        .and_then(Value::as_str)
+        .filter(|p| !p.is_empty());
+    let blocked = result.is_blocked();
+    match path {
+        Some(path) if !blocked && failures.is_empty() => Reply {
+            stdout: Some(path.to_owned()),
+            stderr: None,
+            exit_code: 0,
+        },
+        _ => {
+            let cause = if blocked {
+                result
+                    .block_reason()
+                    .unwrap_or("blocked by a hookhost hook")
+                    .to_owned()
+            } else if !failures.is_empty() {
+                format!("hookhost: {}", failures.join("; "))
+            } else {
+                "hookhost: no hook gave a worktree path".to_owned()
+            };
+            Reply {
+                stdout: None,
+                stderr: Some(cause),
+                exit_code: if blocked { 2 } else { 1 },
             }
         }
     }
