@@ -115,3 +115,41 @@ fn bad_codex_files_are_named() {
         check.stderr
     );
 }
+
+/// Issue 37 item 3: Codex selects a hook whose matcher says `Edit` or `Write` for
+/// its `apply_patch` (its matcher aliases), and hookhost must too — a secret
+/// guard written for Claude's editing tools was walked around by a patch. An
+/// `if: "Edit(*.env)"` reads the files from the patch's headers.
+#[test]
+fn edit_and_write_matchers_and_if_rules_see_codex_patches() {
+    let p = Project::new();
+    p.write(
+        ".codex/hooks.json",
+        json!({"hooks": {"PreToolUse": [
+            {"matcher": "Edit|Write", "hooks": [
+                {"type": "command", "command": "echo seen >> edits.log"}]},
+            {"matcher": "apply_patch", "hooks": [
+                {"type": "command", "command": DENY, "if": "Edit(*.env)"}]},
+        ]}})
+        .to_string(),
+    );
+    let env_patch = "*** Begin Patch\n*** Add File: config/.env\n+KEY=1\n*** End Patch\n";
+    let denied = codex_hook(&p, shell_call(&p, "apply_patch", env_patch), &[]);
+    assert_eq!(
+        claude_deny_reason(&denied).as_deref(),
+        Some("codex says no"),
+        "{denied:?}"
+    );
+    assert_eq!(p.read("edits.log").lines().count(), 1, "Edit|Write did not select apply_patch");
+    let moved = "*** Begin Patch\n*** Update File: a.txt\n*** Move to: .env\n@@\n-a\n+b\n*** End Patch\n";
+    let denied = codex_hook(&p, shell_call(&p, "apply_patch", moved), &[]);
+    assert!(claude_deny_reason(&denied).is_some(), "a move onto .env: {denied:?}");
+    let readme = "*** Begin Patch\n*** Update File: README.md\n@@\n-a\n+b\n*** End Patch\n";
+    let allowed = codex_hook(&p, shell_call(&p, "apply_patch", readme), &[]);
+    assert_eq!(claude_deny_reason(&allowed), None, "{allowed:?}");
+    assert_eq!(p.read("edits.log").lines().count(), 3);
+    // The shell tool is no edit.
+    let shell = codex_hook(&p, shell_call(&p, "Bash", "ls"), &[]);
+    assert_eq!(claude_deny_reason(&shell), None, "{shell:?}");
+    assert_eq!(p.read("edits.log").lines().count(), 3);
+}

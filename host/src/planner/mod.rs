@@ -76,12 +76,30 @@ impl<H> Registered<H> {
     /// matcher field; a tool name is given in the LLxprt dialect and a Claude hook's
     /// matcher sees Claude's name for it (other values have no translation).
     pub fn selects(&self, subject: Option<&str>) -> bool {
-        match (self.dialect, subject) {
+        let selected = match (self.dialect, subject) {
             (Dialect::Claude, Some(name)) => {
                 self.matcher.matches(Some(Dialect::Claude.tool_name(name)))
             }
             _ => self.matcher.matches(subject),
-        }
+        };
+        selected
+            || subject.is_some_and(|name| {
+                matcher_aliases(self.dialect, name)
+                    .iter()
+                    .any(|alias| self.matcher.matches(Some(alias)))
+            })
+    }
+}
+
+/// Other names a matcher may select a tool by, as Codex 0.171 does
+/// (`HookToolName`'s matcher aliases): its `apply_patch` is an edit and a write,
+/// its `spawn_agent` Claude's `Agent`. A hook's input keeps the tool's own name.
+fn matcher_aliases(dialect: Dialect, tool_name: &str) -> &'static [&'static str] {
+    match (dialect, tool_name) {
+        (Dialect::Claude, rule::APPLY_PATCH) => &["Write", "Edit"],
+        (Dialect::Llxprt, rule::APPLY_PATCH) => &["write_file", "replace"],
+        (Dialect::Claude, "spawn_agent") => &["Agent"],
+        _ => &[],
     }
 }
 

@@ -32,6 +32,7 @@
 //! PostToolUse, PostToolUseFailure, PermissionRequest, PermissionDenied); on any other
 //! event a hook with an `if` never runs.
 
+mod patch;
 mod path;
 mod shell;
 
@@ -42,6 +43,7 @@ use serde_json::{Map, Value};
 
 use crate::dialect::Dialect;
 
+pub(crate) use patch::APPLY_PATCH;
 use path::{PathPattern, Places};
 use shell::CommandPattern;
 
@@ -319,6 +321,12 @@ impl Rule {
                     home,
                     settings: self.settings_dir.as_deref(),
                 };
+                if tool_name == APPLY_PATCH {
+                    // Any file the patch touches.
+                    return patch::patch_files(input)
+                        .into_iter()
+                        .any(|file| pattern.matches(file, &places));
+                }
                 string_arg(input, &FILE_KEYS).is_some_and(|file| pattern.matches(file, &places))
             }
             Spec::Domain(domain) => hosts(input).iter().any(|host| domain_matches(domain, host)),
@@ -349,6 +357,8 @@ impl ToolSel {
                 rule == claude
                     // "Edit rules apply to all built-in tools that edit files."
                     || (rule == "Edit" && matches!(claude, "Write" | "MultiEdit" | "NotebookEdit"))
+                    // Codex's patches are its edits and writes.
+                    || (matches!(rule.as_str(), "Edit" | "Write") && tool_name == APPLY_PATCH)
                     // Task is the Agent tool's former name.
                     || matches!((rule.as_str(), claude), ("Agent", "Task") | ("Task", "Agent"))
             }
