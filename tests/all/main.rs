@@ -41,6 +41,7 @@ mod security;
 mod serve;
 mod serve_http;
 mod settings;
+mod setup;
 mod soak;
 mod telemetry;
 mod terminal;

@@ -45,6 +45,25 @@ pub(super) enum Command {
     Check {
         #[command(flatten)]
         settings: SettingsArgs,
+        /// Instead: for each agent found, whether `hookhost hook` is wired into it,
+        /// whether the agent will run it (and why not), and the command that fixes
+        /// it; exit 1 when a wired agent will not run it.
+        #[arg(long)]
+        agents: bool,
+    },
+    /// Wire `hookhost hook` into agents (claude, codex, gemini, llxprt, copilot,
+    /// qwen, droid, opencode, kilo; default: every agent found), in each agent's
+    /// user-level file and format, with what it needs to run (Codex's trust).
+    Setup {
+        /// The agents (default: every agent whose directory or program is found).
+        agents: Vec<String>,
+        /// Print the changes as a diff; write nothing.
+        #[arg(long)]
+        dry_run: bool,
+        /// Take out exactly what setup added (a file it made is deleted, a file it
+        /// edited gets its bytes back when nothing else changed it).
+        #[arg(long)]
+        remove: bool,
     },
     /// Serve fires over JSON Lines on stdin/stdout (the MessageBus request/response
     /// contract), a Unix socket, or HTTP, keeping plugins compiled; settings reload

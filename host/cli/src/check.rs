@@ -34,3 +34,14 @@ pub fn run(settings: &SettingsArgs) -> Outcome {
     }
     Ok(ExitCode::SUCCESS)
 }
+
+/// `hookhost check --agents` ([`crate::setup::status`]).
+pub fn agents() -> Outcome {
+    let places = crate::setup::agents::Places::from_env()
+        .ok_or_else(|| crate::Failure::of("hookhost check", "cannot find the home directory"))?;
+    Ok(if crate::setup::status::report(&places) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}

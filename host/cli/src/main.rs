@@ -14,6 +14,7 @@ mod policy;
 mod registry;
 mod replay;
 mod serve;
+mod setup;
 mod state;
 #[cfg(feature = "otel")]
 mod telemetry;
@@ -140,7 +141,18 @@ fn run(command: Command) -> Outcome {
             new::run(&language, &dir, &name)
         }
         Command::Test { dir, settings } => replay::run(&dir, &settings),
-        Command::Check { settings } => check::run(&settings),
+        Command::Check { settings, agents } => {
+            if agents {
+                check::agents()
+            } else {
+                check::run(&settings)
+            }
+        }
+        Command::Setup {
+            agents,
+            dry_run,
+            remove,
+        } => setup::run(&agents, dry_run, remove),
         Command::Trace { file } => trace_report::run(file.as_deref()),
         Command::State { command } => state::run(&command),
         Command::Policy { command } => policy::run(&command),
