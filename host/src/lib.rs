@@ -101,8 +101,7 @@ pub use runner::{
 };
 pub use system::{
     BackgroundMode, FireEvent, FireInput, FunctionHookError, HookSystem, HookSystemBuilder,
-    MAX_NOTICES, Notice,
-    background_running, take_all_notices, wait_for_background,
+    MAX_NOTICES, Notice, background_running, take_all_notices, wait_for_background,
 };
 pub use text::terminal_safe;
 pub use trace::TraceSink;

@@ -248,8 +248,14 @@ fn a_failed_worktree_hook_fails_the_creation() {
             {"type": "command", "command": command}]}]}));
         let created = claude_hook(&p, "WorktreeCreate", json!({"name": "feature-x"}));
         assert_eq!(created.code, code, "{command}: {created:?}");
-        assert!(created.stdout.trim_ascii().is_empty(), "{command}: {created:?}");
-        assert!(!created.stderr.trim().is_empty(), "{command}: no cause: {created:?}");
+        assert!(
+            created.stdout.trim_ascii().is_empty(),
+            "{command}: {created:?}"
+        );
+        assert!(
+            !created.stderr.trim().is_empty(),
+            "{command}: no cause: {created:?}"
+        );
     }
     // A path and a failing second hook: the worktree may be half made.
     let p = Project::new();
@@ -356,14 +362,21 @@ fn managed_settings_decide_whose_hooks_run() {
     assert_eq!(ran(&p), ["managed"], "only the managed hook: {out:?}");
     // Issue 37 item 4: the hooks that did not run are named, inside the agent
     // (systemMessage, once) and by `check`.
-    let message = answer(&out)["systemMessage"].as_str().unwrap_or_default().to_owned();
+    let message = answer(&out)["systemMessage"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
     assert!(
         message.contains("allowManagedHooksOnly")
             && message.contains("hooks.PreToolUse[0].hooks[0]")
             && message.contains("settings.json"),
         "{out:?}"
     );
-    assert_eq!(message.matches("allowManagedHooksOnly").count(), 1, "{message}");
+    assert_eq!(
+        message.matches("allowManagedHooksOnly").count(),
+        1,
+        "{message}"
+    );
     let mut check = p.command();
     check
         .args(["check", "--claude-settings", "--project-dir"])

@@ -140,10 +140,18 @@ fn edit_and_write_matchers_and_if_rules_see_codex_patches() {
         Some("codex says no"),
         "{denied:?}"
     );
-    assert_eq!(p.read("edits.log").lines().count(), 1, "Edit|Write did not select apply_patch");
-    let moved = "*** Begin Patch\n*** Update File: a.txt\n*** Move to: .env\n@@\n-a\n+b\n*** End Patch\n";
+    assert_eq!(
+        p.read("edits.log").lines().count(),
+        1,
+        "Edit|Write did not select apply_patch"
+    );
+    let moved =
+        "*** Begin Patch\n*** Update File: a.txt\n*** Move to: .env\n@@\n-a\n+b\n*** End Patch\n";
     let denied = codex_hook(&p, shell_call(&p, "apply_patch", moved), &[]);
-    assert!(claude_deny_reason(&denied).is_some(), "a move onto .env: {denied:?}");
+    assert!(
+        claude_deny_reason(&denied).is_some(),
+        "a move onto .env: {denied:?}"
+    );
     let readme = "*** Begin Patch\n*** Update File: README.md\n@@\n-a\n+b\n*** End Patch\n";
     let allowed = codex_hook(&p, shell_call(&p, "apply_patch", readme), &[]);
     assert_eq!(claude_deny_reason(&allowed), None, "{allowed:?}");

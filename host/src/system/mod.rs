@@ -30,8 +30,7 @@ use std::time::{Instant, SystemTime};
 use serde_json::{Map, Value};
 
 pub use background::{
-    BackgroundMode, MAX_NOTICES, Notice, background_running, take_all_notices,
-    wait_for_background,
+    BackgroundMode, MAX_NOTICES, Notice, background_running, take_all_notices, wait_for_background,
 };
 pub use builder::HookSystemBuilder;
 pub use fire::{FireEvent, FireInput};

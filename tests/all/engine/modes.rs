@@ -26,7 +26,10 @@ fn async_hooks_do_not_delay_the_answer_and_still_run() {
     fired.assert_clean();
     // The process has exited; the hooks sleep 5 s before they write.
     for file in ["a.json", "b.txt", "c.txt"] {
-        assert!(!p.exists(file), "{file}: the fire waited for its background hooks");
+        assert!(
+            !p.exists(file),
+            "{file}: the fire waited for its background hooks"
+        );
     }
     assert_eq!(fired.final_output()["systemMessage"], "sync");
     assert_eq!(fired.out["backgroundDetached"], true, "{:#?}", fired.out);
@@ -35,20 +38,28 @@ fn async_hooks_do_not_delay_the_answer_and_still_run() {
         "{}",
         fired.stderr
     );
-    assert!(fired.stderr.contains("status: checking…"), "{}", fired.stderr);
+    assert!(
+        fired.stderr.contains("status: checking…"),
+        "{}",
+        fired.stderr
+    );
     let missing = eventually(Duration::from_secs(30), || {
         ["a.json", "b.txt", "c.txt"]
             .into_iter()
             .filter(|f| !p.exists(f))
             .collect::<Vec<_>>()
     });
-    assert!(missing.is_empty(), "background hooks never wrote {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "background hooks never wrote {missing:?}"
+    );
     // `cat > a.json` creates the file before it writes it.
     let unread = eventually(Duration::from_secs(5), || {
         serde_json::from_str::<serde_json::Value>(&p.read("a.json")).is_err()
     });
     assert!(!unread, "a.json: {}", p.read("a.json"));
-    let input: serde_json::Value = serde_json::from_str(&p.read("a.json")).expect("the hook's stdin");
+    let input: serde_json::Value =
+        serde_json::from_str(&p.read("a.json")).expect("the hook's stdin");
     assert_eq!(input["tool_name"], "t", "{input}");
     assert_eq!(input["hook_event_name"], "BeforeTool", "{input}");
 }
@@ -68,18 +79,35 @@ fn an_async_hook_does_not_hold_the_agents_turn() {
         "permission_mode": "default", "transcript_path": ""});
     let out = p.claude_hook(&stdin, &[]);
     assert_eq!(out.code, 0, "{out:?}");
-    assert!(!p.exists("done.txt"), "the answer waited for the async hook");
+    assert!(
+        !p.exists("done.txt"),
+        "the answer waited for the async hook"
+    );
     let answer: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON answer");
-    assert_eq!(answer["hookSpecificOutput"]["permissionDecision"], "deny", "{answer}");
+    assert_eq!(
+        answer["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{answer}"
+    );
     let gone = eventually(Duration::from_secs(30), || !p.exists("done.txt"));
     assert!(!gone, "the async hook never finished");
     let own = std::fs::read_to_string("/proc/self/stat").expect("own stat");
-    let own_sid = own.rsplit(')').next().and_then(|r| r.split_whitespace().nth(3)).map(str::to_owned);
+    let own_sid = own
+        .rsplit(')')
+        .next()
+        .and_then(|r| r.split_whitespace().nth(3))
+        .map(str::to_owned);
     let hook_sid = p.read("sid.txt").trim().to_owned();
-    assert_ne!(Some(hook_sid.clone()), own_sid, "the async hook stayed in the caller's session");
+    assert_ne!(
+        Some(hook_sid.clone()),
+        own_sid,
+        "the async hook stayed in the caller's session"
+    );
     // Nothing is left once it ended: neither the hook nor the detached hookhost.
     let pid = read_pid(&p, "pid.txt");
-    assert!(wait_gone(pid, Duration::from_secs(10)), "the hook process {pid} is still there");
+    assert!(
+        wait_gone(pid, Duration::from_secs(10)),
+        "the hook process {pid} is still there"
+    );
     let left = eventually(Duration::from_secs(10), || {
         processes_with("--run-background")
             .into_iter()
@@ -103,7 +131,10 @@ fn an_async_hook_that_never_ends_is_killed_at_its_timeout() {
     assert!(!absent, "the background hook never started");
     let pid = read_pid(&p, "pid.txt");
     // 500 ms timeout + at most the 5 s kill grace, with a generous margin.
-    assert!(wait_gone(pid, Duration::from_secs(20)), "the hook outlived its timeout");
+    assert!(
+        wait_gone(pid, Duration::from_secs(20)),
+        "the hook outlived its timeout"
+    );
     assert!(!p.exists("late.txt"));
     let dir = p.dir().to_string_lossy().into_owned();
     let left = eventually(Duration::from_secs(10), || {
