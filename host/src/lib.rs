@@ -76,7 +76,8 @@ mod text;
 mod trace;
 
 pub use builtin::{
-    BUILTINS, Builtin, BuiltinError, SCHEME as BUILTIN_SCHEME, find as find_builtin,
+    BUILTINS, Builtin, BuiltinError, SCHEME as BUILTIN_SCHEME, cache_dir as builtin_cache_dir,
+    find as find_builtin,
 };
 pub use config::{
     DEFAULT_STATE_MAX_BYTES, Diagnostic, Grants, HostPattern, HostPatternError,

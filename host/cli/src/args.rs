@@ -223,7 +223,7 @@ pub(super) enum PluginCommand {
     /// Publish a component or preview-1 module as a Wasm OCI artifact (config
     /// `application/vnd.wasm.config.v0+json`, layer `application/wasm`).
     Push {
-        /// The .wasm file.
+        /// The .wasm file, or `builtin:NAME` for the bytes of a builtin policy.
         file: PathBuf,
         /// Where: `oci://REGISTRY/REPO:TAG`.
         reference: String,

@@ -295,3 +295,46 @@ fn pushing_the_same_bytes_again_keeps_the_digest_and_the_signature() {
     ok(hookhost(&p, &["lock", "--project-dir", &dir, "--update"]));
     assert_blocked(&fire(&p));
 }
+
+/// Issue 38: a builtin's bytes go to a registry with `hookhost plugin push
+/// builtin:NAME`, keep the digest `hookhost policy list` shows, are signed like
+/// any module, and the signed, locked copy enforces the same policy.
+#[test]
+fn a_builtin_is_pushed_signed_and_enforced_from_a_registry() {
+    let registry = Registry::start();
+    let p = Project::new();
+    let dir = p.dir().to_str().unwrap().to_owned();
+    let (private, public) = key_pair(&p, "team", 11);
+    let reference = registry.reference("acme/destructive:1");
+    let digest = push(&p, "builtin:destructive", &reference);
+    // The module layer is the builtin's bytes, by the digest `policy list` shows.
+    let manifest = curl_json(&format!(
+        "http://{}/v2/acme/destructive/manifests/{digest}",
+        registry.host
+    ));
+    let layer = manifest["layers"][0]["digest"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    let listed = ok(hookhost(&p, &["policy", "list"])).stdout_text();
+    assert!(
+        layer.len() == 71 && listed.contains(&layer),
+        "{layer} not in {listed}"
+    );
+    sign(&p, &reference, &private);
+    settings_with(&p, verified_hook(&reference, &public));
+    ok(hookhost(&p, &["lock", "--project-dir", &dir]));
+    assert_eq!(locked_digest(&p, &reference), digest);
+    let fired = p.fire_with(
+        "BeforeTool",
+        json!({"tool_name": "run_shell_command", "tool_input": {"command": "sudo rm -rf /usr/lib"}}),
+        &[],
+        &[("HOOKHOST_STORE_DIR", super::store(&p).to_str().unwrap())],
+    );
+    assert_blocked(&fired);
+    let reason = fired.out["finalOutput"]["reason"].to_string();
+    assert!(reason.contains("/usr/lib"), "{}", fired.out);
+    let unknown = hookhost(&p, &["plugin", "push", "builtin:nope", &reference]);
+    assert_eq!(unknown.code, 1, "{unknown:?}");
+    assert!(unknown.stderr.contains("nope"), "{unknown:?}");
+}
