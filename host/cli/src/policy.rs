@@ -22,24 +22,28 @@ pub enum PolicyCommand {
 pub fn run(command: &PolicyCommand) -> Outcome {
     match command {
         PolicyCommand::List => {
+            // Written once: a closed stdout (`| head`) must not panic.
+            let mut out = String::new();
             for b in hookhost::BUILTINS {
-                println!("{:<16} {}", b.name, b.summary);
-                println!("{:<16} {}  ({} bytes)", "", b.digest(), b.bytes().len());
-                println!("{:<16} reads {}", "", b.reads);
+                out += &format!("{:<16} {}\n", b.name, b.summary);
+                out += &format!("{:<16} {}  ({} bytes)\n", "", b.digest(), b.bytes().len());
+                out += &format!("{:<16} reads {}\n", "", b.reads);
             }
-            println!(
-                "\nswitch one on: a plugin hook with \"source\": \"builtin:NAME\" \
-                 (`hookhost policy show NAME` has the settings)"
-            );
+            out += "\nswitch one on: a plugin hook with \"source\": \"builtin:NAME\" \
+                    (`hookhost policy show NAME` has the settings)\n";
+            crate::write_stdout(&out);
             Ok(ExitCode::SUCCESS)
         }
         PolicyCommand::Show { name } => {
             let b =
                 hookhost::find_builtin(name).map_err(|e| Failure::of("policy", e.to_string()))?;
-            println!("{}", b.readme.trim_end());
-            println!("\n## Switch it on\n");
-            println!("digest {}; reads {}\n", b.digest(), b.reads);
-            println!("{}", example(b.name));
+            crate::write_stdout(&format!(
+                "{}\n\n## Switch it on\n\ndigest {}; reads {}\n\n{}\n",
+                b.readme.trim_end(),
+                b.digest(),
+                b.reads,
+                example(b.name)
+            ));
             Ok(ExitCode::SUCCESS)
         }
     }

@@ -139,7 +139,7 @@ fn hookhost_hooks(root: &Map<String, Value>) -> Vec<(String, String)> {
                 .flatten()
             {
                 if let Some(command) = hook.get("command").and_then(Value::as_str)
-                    && runs_hookhost_hook(command)
+                    && hookhost::is_hookhost_itself(command)
                 {
                     found.push((event.clone(), command.to_owned()));
                 }
@@ -147,17 +147,6 @@ fn hookhost_hooks(root: &Map<String, Value>) -> Vec<(String, String)> {
         }
     }
     found
-}
-
-/// Whether a hook command runs `hookhost hook` (with any flags).
-fn runs_hookhost_hook(command: &str) -> bool {
-    let words = shlex::split(command).unwrap_or_default();
-    words.windows(2).any(|pair| {
-        Path::new(&pair[0])
-            .file_name()
-            .is_some_and(|n| n == "hookhost")
-            && pair[1] == "hook"
-    })
 }
 
 fn llxprt_switches(root: &Map<String, Value>, status: &mut Status) {
