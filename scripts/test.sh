@@ -10,6 +10,8 @@ cargo test --workspace --locked "$@"
 # The guest SDK's `http` wrapper is behind a feature no workspace member turns on.
 cargo test --locked -p hookhost-guest --features http "$@"
 if [ "${HOOKHOST_SKIP_AGENTS:-}" != 1 ]; then
-  cargo build --locked -p hookhost-cli --bin hookhost
+  # `cargo test` built target/debug/hookhost for the integration tests; building it again
+  # with `cargo build` would resolve other features and recompile wasmtime (~6 min).
+  [ -x target/debug/hookhost ] || cargo build --locked -p hookhost-cli --bin hookhost
   ./scripts/test-agents.sh
 fi
