@@ -413,8 +413,10 @@ impl<'a> ToolCall<'a> {
         let (content, whole_file) = match self.name {
             "write_file" | "Write" => (self.str_field("content")?.into(), true),
             "replace" | "Edit" => (self.str_field("new_string")?.into(), false),
-            "NotebookEdit" => (self.str_field("new_source")?.into(), false),
-            "MultiEdit" => {
+            // hookhost hands a Claude call to an LLxprt-format hook under its
+            // LLxprt name (`multi_edit`, `notebook_edit`).
+            "NotebookEdit" | "notebook_edit" => (self.str_field("new_source")?.into(), false),
+            "MultiEdit" | "multi_edit" => {
                 let edits = self.input.get("edits")?.as_array()?;
                 let texts: Vec<&str> = edits
                     .iter()

@@ -293,6 +293,19 @@ fn tool_call_view_reads_both_dialects() -> TestResult {
             "D",
             false,
         ),
+        // Claude's tools as hookhost hands them to an LLxprt-format hook.
+        (
+            "multi_edit",
+            json!({"file_path": "/p/a", "edits": [{"old_string": "x", "new_string": "B"}]}),
+            "B",
+            false,
+        ),
+        (
+            "notebook_edit",
+            json!({"notebook_path": "/p/a", "new_source": "D"}),
+            "D",
+            false,
+        ),
     ];
     for (tool, tool_input, content, whole_file) in writes {
         let input = parse(

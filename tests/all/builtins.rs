@@ -161,6 +161,7 @@ fn a_wrong_builtin_is_a_load_error_naming_the_key() {
 struct Case {
     line: String,
     policy: String,
+    dialect: String,
     tool: Value,
     input: Value,
     cwd: Value,
@@ -182,6 +183,7 @@ fn corpus() -> Vec<Case> {
             cases.push(Case {
                 line: line.chars().take(200).collect(),
                 policy: v["policy"].as_str().unwrap().to_owned(),
+                dialect: v["dialect"].as_str().unwrap_or("llxprt").to_owned(),
                 tool: v["tool"].clone(),
                 input: v["input"].clone(),
                 cwd: v["cwd"].clone(),
@@ -252,10 +254,21 @@ async fn every_builtin_decides_its_corpus_through_the_library() {
             Some(dir) => json!(dir),
             None => case.cwd.clone(),
         };
-        let input = json!({"session_id": "corpus", "cwd": cwd, "tool_name": case.tool,
+        // As `hookhost hook` hands it over: a Claude or Codex call by Claude's event
+        // name (its tool names translated, seen: `MultiEdit` became `multi_edit`
+        // and slipped past the policies), an LLxprt call as it is.
+        let mut input = json!({"session_id": "corpus", "cwd": cwd, "tool_name": case.tool,
             "tool_input": case.input});
+        let claude = matches!(case.dialect.as_str(), "claude" | "codex");
+        if claude {
+            input["permission_mode"] = json!("default");
+        }
         let input = input.as_object().cloned().unwrap();
-        let result = systems[&key].fire(HookEvent::BeforeTool, &input).await;
+        let result = if claude {
+            systems[&key].fire("PreToolUse", &input).await
+        } else {
+            systems[&key].fire(HookEvent::BeforeTool, &input).await
+        };
         let blocked = result.is_blocked();
         let s = stats.entry(case.policy.clone()).or_default();
         if case.block {

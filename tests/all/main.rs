@@ -8,6 +8,7 @@
 mod common;
 
 mod adversarial;
+mod agent_dialects;
 mod aggregation;
 mod authoring;
 mod builtins;

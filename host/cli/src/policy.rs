@@ -24,7 +24,7 @@ pub fn run(command: &PolicyCommand) -> Outcome {
         PolicyCommand::List => {
             // Written once: a closed stdout (`| head`) must not panic.
             let mut out = String::new();
-            for b in hookhost::BUILTINS {
+            for b in &hookhost::BUILTINS {
                 out += &format!("{:<16} {}\n", b.name, b.summary);
                 out += &format!("{:<16} {}  ({} bytes)\n", "", b.digest(), b.bytes().len());
                 out += &format!("{:<16} reads {}\n", "", b.reads);

@@ -46,6 +46,12 @@ pub const TOOL_NAMES: [(&str, &str); 29] = [
     ("skill", "Skill"),
 ];
 
+/// Names other agents that speak Claude's dialect send for a tool of the table,
+/// read as that tool (one way: answers keep Claude's name): Factory Droid's shell
+/// tool is `Execute` (`{command, summary, riskLevel, riskLevelReason}`), so a
+/// policy written for `Bash` / `run_shell_command` sees it.
+const CLAUDE_ALIASES: [(&str, &str); 1] = [("run_shell_command", "Execute")];
+
 /// Claude Code tools that keep their name in the LLxprt dialect.
 const CLAUDE_SAME_NAME: [&str; 3] = [
     "SlashCommand",
@@ -83,6 +89,7 @@ impl Dialect {
             Dialect::Llxprt => name,
             Dialect::Claude => TOOL_NAMES
                 .iter()
+                .chain(CLAUDE_ALIASES.iter())
                 .find(|(_, c)| *c == name)
                 .map_or(name, |(l, _)| *l),
         }
@@ -245,6 +252,12 @@ mod tests {
             Dialect::Claude.to_llxprt_tool_name("Bash"),
             "run_shell_command"
         );
+        // Factory Droid's shell tool, read as Claude's.
+        assert_eq!(
+            Dialect::Claude.to_llxprt_tool_name("Execute"),
+            "run_shell_command"
+        );
+        assert_eq!(Dialect::Claude.tool_name("run_shell_command"), "Bash");
     }
 
     #[test]

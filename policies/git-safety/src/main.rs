@@ -111,7 +111,10 @@ fn shell_command(call: &hookhost_guest::ToolCall<'_>) -> Option<String> {
     if let Some(command) = call.shell_command() {
         return Some(command.to_owned());
     }
-    if !matches!(call.name, "shell" | "local_shell" | "exec_command" | "Bash") {
+    if !matches!(
+        call.name,
+        "shell" | "local_shell" | "exec_command" | "Bash" | "run_shell_command"
+    ) {
         return None;
     }
     let words = call

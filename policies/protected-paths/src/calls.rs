@@ -18,6 +18,8 @@ const FILE_TOOLS: &[&str] = &[
     "Edit",
     "MultiEdit",
     "NotebookEdit",
+    "multi_edit",
+    "notebook_edit",
     "edit",
     "create_file",
     "delete_file",
