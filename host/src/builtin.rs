@@ -215,7 +215,7 @@ mod tests {
     #[test]
     fn every_builtin_is_a_component_with_a_readme() {
         assert_eq!(names().len(), 5);
-        for b in BUILTINS {
+        for b in &BUILTINS {
             // A WASI 0.2 component: the component-model layer in its preamble.
             assert_eq!(&b.bytes[..4], b"\0asm", "{}", b.name);
             assert_eq!(b.bytes[6], 0x01, "{} is not a component", b.name);

@@ -88,3 +88,55 @@ fn qwen_codes_gemini_tool_names_under_claudes_events() {
     let out = hook(&p, &call("ls"), &env);
     assert_eq!((out.code, claude_deny_reason(&out)), (0, None), "{out:?}");
 }
+
+/// Claude Code 2.1.332's `PreSkillShellCommand` (a skill's inline `` !`cmd` ``,
+/// which no PreToolUse hook sees, measured): the BeforeTool guards read it as the
+/// shell call it is, and the deny answers under its own event name.
+#[test]
+fn a_skills_inline_shell_line_meets_the_shell_guards() {
+    let p = Project::new();
+    guards(&p);
+    let dir = p.dir().display().to_string();
+    let call = |command: &str| {
+        json!({"session_id": "c", "transcript_path": "/x.jsonl", "cwd": dir,
+            "permission_mode": "default", "hook_event_name": "PreSkillShellCommand",
+            "tool_name": "Bash", "tool_input": {"command": command},
+            "tool_use_id": "toolu_1:preamble-0", "command_name": "markit",
+            "command_source": "userSettings", "invoked_by": "claude"})
+    };
+    let env = [("CLAUDE_PROJECT_DIR", dir.as_str())];
+    let out = hook(&p, &call("sudo rm -rf /usr/lib"), &env);
+    let reason = claude_deny_reason(&out).unwrap_or_else(|| panic!("{out:?}"));
+    assert!(reason.contains("/usr/lib"), "{reason}");
+    let answer: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    assert_eq!(
+        answer["hookSpecificOutput"]["hookEventName"], "PreSkillShellCommand",
+        "{answer}"
+    );
+    let out = hook(&p, &call("git log -1"), &env);
+    assert_eq!((out.code, claude_deny_reason(&out)), (0, None), "{out:?}");
+}
+
+/// Copilot CLI and Droid name a file tool's arguments their own way
+/// (`{path, file_text}`, `{file_path, old_str, new_str}`); the guards read them
+/// under Claude's names too.
+#[test]
+fn copilot_and_droid_file_arguments_reach_the_secret_guard() {
+    let p = Project::new();
+    p.settings_raw(
+        &json!({"tools": {"enableHooks": true}, "hooks": {"BeforeTool": [
+        {"hooks": [{"type": "plugin", "source": "builtin:secrets"}]}]}}),
+    );
+    let dir = p.dir().display().to_string();
+    let key = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\nQyNTUxOQAAACDk3b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAAB\n-----END OPENSSH PRIVATE KEY-----\n";
+    let copilot = json!({"hook_event_name": "PreToolUse", "session_id": "s",
+        "timestamp": "2026-11-28T08:00:00.000Z", "cwd": dir, "tool_name": "Write",
+        "tool_input": {"path": format!("{dir}/id_ed25519"), "file_text": key}});
+    let out = hook(&p, &copilot, &[("CLAUDE_PROJECT_DIR", dir.as_str())]);
+    assert!(claude_deny_reason(&out).is_some(), "{out:?}");
+    let droid = json!({"session_id": "d", "cwd": dir, "permission_mode": "auto-high",
+        "hook_event_name": "PreToolUse", "tool_name": "Create",
+        "tool_input": {"file_path": format!("{dir}/deploy.key"), "content": key}});
+    let out = hook(&p, &droid, &[("CLAUDE_PROJECT_DIR", dir.as_str())]);
+    assert!(claude_deny_reason(&out).is_some(), "{out:?}");
+}

@@ -125,3 +125,31 @@ fn help_and_version_exit_0() {
         assert!(!run.stdout.is_empty());
     }
 }
+
+/// Issue 40: `hookhost --version` names the commit, the wasmtime inside and the
+/// features; `hookhost` alone is a short start, not a wall of flags.
+#[test]
+fn version_says_what_is_inside_and_no_arguments_says_where_to_start() {
+    let p = crate::common::Project::new();
+    let mut command = p.command();
+    command.arg("--version");
+    let out = crate::common::run(command, b"");
+    assert_eq!(out.code, 0, "{out:?}");
+    let text = out.stdout_text();
+    for part in [
+        "hookhost 0.",
+        "commit: ",
+        "wasmtime: 4",
+        "features: plugins",
+    ] {
+        assert!(text.contains(part), "{part}: {text}");
+    }
+    let out = crate::common::run(p.command(), b"");
+    assert_eq!(out.code, 0, "{out:?}");
+    let text = out.stdout_text();
+    assert!(
+        text.contains("hookhost setup") && text.contains("policy list"),
+        "{text}"
+    );
+    assert!(text.lines().count() < 20, "{text}");
+}

@@ -200,9 +200,12 @@ fn every_agent_is_wired_in_its_own_file_and_format() {
     };
     claude_names(".claude/settings.json", "*", 60);
     claude_names(".codex/hooks.json", "*", 60);
-    claude_names(".copilot/settings.json", "*", 60);
     claude_names(".factory/settings.json", "*", 60);
-    claude_names(".qwen/settings.json", ".*", 60_000);
+    claude_names(".qwen/settings.json", ".*", 60);
+    let copilot = json_of(&home_file(&p, ".copilot/settings.json"));
+    let group = &copilot["hooks"]["PreToolUse"][0];
+    assert!(group.get("matcher").is_none(), "{copilot}");
+    assert_eq!(group["hooks"][0]["timeout"], 60, "{copilot}");
     for rel in [".gemini/settings.json", ".llxprt/settings.json"] {
         let file = json_of(&home_file(&p, rel));
         let group = &file["hooks"]["BeforeTool"][0];

@@ -241,6 +241,16 @@ impl Call {
 
     /// The call `name` is, for an agent that sends `permission_mode` (`claude`) or not.
     fn named(name: String, claude: bool) -> Call {
+        if name == PRE_SKILL_SHELL {
+            // A skill's inline shell line is a shell call the PreToolUse hooks
+            // never see (measured, Claude Code 2.1.332): the BeforeTool hooks guard
+            // it (its input is `tool_name: "Bash"`, `tool_input.command`).
+            return Call {
+                event: HookEvent::BeforeTool,
+                dialect: Dialect::Claude,
+                name,
+            };
+        }
         let (event, dialect) = match parse_event(&name) {
             Some((event, _)) if claude => (event, Dialect::Claude),
             Some(known) => known,
@@ -329,14 +339,18 @@ impl Call {
         fail_closed: bool,
     ) -> hookhost::dialect::Reply {
         log_warnings(&result);
-        reply(
+        let mut answer = reply(
             self.event,
             self.dialect,
             &self.name,
             result,
             fail_closed,
             started_by_llxprt_code(),
-        )
+        );
+        if self.name == PRE_SKILL_SHELL {
+            answer.stdout = answer.stdout.map(|line| as_pre_skill_shell(&line));
+        }
+        answer
     }
 
     /// The answer as an HTTP hook gives it: a JSON body, every block a decision.
@@ -344,6 +358,21 @@ impl Call {
         log_warnings(&result);
         reply_json(self.event, self.dialect, &self.name, result, fail_closed)
     }
+}
+
+/// Claude Code 2.1.332's event for a skill's inline shell line (`` !`cmd` ``).
+const PRE_SKILL_SHELL: &str = "PreSkillShellCommand";
+
+/// A PreToolUse answer as the answer to `PreSkillShellCommand`: its own event name.
+/// Claude stops the line on a deny, an ask or defer, and on any `updatedInput`.
+fn as_pre_skill_shell(line: &str) -> String {
+    let Ok(Value::Object(mut answer)) = serde_json::from_str::<Value>(line) else {
+        return line.to_owned();
+    };
+    if let Some(Value::Object(specific)) = answer.get_mut("hookSpecificOutput") {
+        specific.insert("hookEventName".into(), Value::from(PRE_SKILL_SHELL));
+    }
+    Value::Object(answer).to_string()
 }
 
 /// Whether the run error `run` repeats the cause of the load error `load`

@@ -11,12 +11,35 @@ use hookhost::{HookEvent, HookSystem, HookSystemBuilder};
 #[command(
     name = "hookhost",
     version,
-    about = "Run AI coding agents' hooks: shell commands and sandboxed WASI plugins"
+    long_version = LONG_VERSION,
+    about = "Run AI coding agents' hooks: shell commands and sandboxed WASI plugins",
+    arg_required_else_help = false
 )]
 pub(super) struct Cli {
     #[command(subcommand)]
-    pub(super) command: Command,
+    pub(super) command: Option<Command>,
 }
+
+/// `hookhost --version`: the version, the commit, the wasmtime it embeds and the
+/// features compiled in.
+#[cfg(feature = "otel")]
+const LONG_VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    "\ncommit: ",
+    env!("HOOKHOST_COMMIT"),
+    "\nwasmtime: ",
+    env!("HOOKHOST_WASMTIME"),
+    "\nfeatures: plugins, oci, http, otel",
+);
+#[cfg(not(feature = "otel"))]
+const LONG_VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    "\ncommit: ",
+    env!("HOOKHOST_COMMIT"),
+    "\nwasmtime: ",
+    env!("HOOKHOST_WASMTIME"),
+    "\nfeatures: plugins, oci, http",
+);
 
 #[derive(Debug, Subcommand)]
 pub(super) enum Command {

@@ -53,13 +53,17 @@ fn main() -> ExitCode {
     // A server may take its time to hand its last spans over; a one-shot
     // process must not (telemetry::FLUSH_AT_EXIT).
     #[cfg(feature = "otel")]
-    let flush = if matches!(cli.command, Command::Serve { .. }) {
+    let Some(command) = cli.command else {
+        write_stdout(START);
+        return ExitCode::SUCCESS;
+    };
+    let flush = if matches!(command, Command::Serve { .. }) {
         telemetry::set_long_running();
         std::time::Duration::from_secs(2)
     } else {
         telemetry::flush_at_exit()
     };
-    let code = run(cli.command).unwrap_or_else(|failure| {
+    let code = run(command).unwrap_or_else(|failure| {
         // Messages quote settings and registries: one line, made safe.
         eprintln!(
             "{}: {}",
@@ -73,6 +77,22 @@ fn main() -> ExitCode {
     telemetry::flush(flush);
     code
 }
+
+/// `hookhost` with no arguments: where to start, not a wall of flags.
+const START: &str = "\
+hookhost runs AI coding agents' hooks - shell commands, sandboxed Wasm policies and five
+builtin guards - from one place, for Claude Code, Codex, Gemini CLI, LLxprt Code, Copilot
+CLI, Qwen Code, Factory Droid, opencode and Kilo.
+
+Start:
+  hookhost setup --dry-run     wire `hookhost hook` into every agent found (a diff first)
+  hookhost setup               write it; hookhost check --agents says whether each agent runs it
+  hookhost policy list         the builtin guards; switch one on in ~/.llxprt/settings.json
+  hookhost check               validate your settings and list the hooks of each event
+
+Every command: hookhost --help. The guide: docs/guide in hookhost's source;
+`hookhost policy show NAME` describes one guard.
+";
 
 /// A one-shot command has answered; hooks it started in the background would die
 /// with the process, so it stays until they end (each is bounded by its own

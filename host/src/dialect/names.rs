@@ -48,9 +48,11 @@ pub const TOOL_NAMES: [(&str, &str); 29] = [
 
 /// Names other agents that speak Claude's dialect send for a tool of the table,
 /// read as that tool (one way: answers keep Claude's name): Factory Droid's shell
-/// tool is `Execute` (`{command, summary, riskLevel, riskLevelReason}`), so a
-/// policy written for `Bash` / `run_shell_command` sees it.
-const CLAUDE_ALIASES: [(&str, &str); 1] = [("run_shell_command", "Execute")];
+/// tool is `Execute` (`{command, summary, riskLevel, riskLevelReason}`) and its
+/// new-file tool `Create` (`{file_path, content}`), so a policy written for
+/// `Bash` / `run_shell_command` or `Write` sees them (measured, Droid 0.225.2).
+const CLAUDE_ALIASES: [(&str, &str); 2] =
+    [("run_shell_command", "Execute"), ("write_file", "Create")];
 
 /// Claude Code tools that keep their name in the LLxprt dialect.
 const CLAUDE_SAME_NAME: [&str; 3] = [

@@ -44,9 +44,14 @@ pub enum Style {
     /// Gemini CLI's names (`BeforeTool` …), no matcher (every tool), timeout in
     /// milliseconds (Gemini CLI, LLxprt Code).
     Gemini,
-    /// Claude's names in a Gemini-derived agent: Qwen Code (timeout in
-    /// milliseconds, matchers are regular expressions over Gemini's tool names).
+    /// Claude's names in a Gemini-derived agent: Qwen Code (matchers are
+    /// unanchored regular expressions over Gemini's tool names; timeout in
+    /// seconds, a value of 1000 or more read as milliseconds — measured 0.24.4).
     Qwen,
+    /// Claude's names and format in Copilot CLI's user file, with no matcher: its
+    /// matchers are whole-name regular expressions (`*` is none), and a group
+    /// without one matched every tool (measured 1.0.102).
+    Copilot,
 }
 
 impl Style {
@@ -67,6 +72,13 @@ impl Style {
                 ("SessionStart", None),
                 ("Stop", None),
             ],
+            Style::Copilot => &[
+                ("PreToolUse", None),
+                ("PostToolUse", None),
+                ("UserPromptSubmit", None),
+                ("SessionStart", None),
+                ("Stop", None),
+            ],
             Style::Gemini => &[
                 ("BeforeTool", None),
                 ("AfterTool", None),
@@ -80,8 +92,8 @@ impl Style {
     /// The hook's timeout in the file's unit: one minute.
     pub fn timeout(self) -> u64 {
         match self {
-            Style::Claude => 60,
-            Style::Gemini | Style::Qwen => 60_000,
+            Style::Claude | Style::Qwen | Style::Copilot => 60,
+            Style::Gemini => 60_000,
         }
     }
 }
@@ -190,7 +202,8 @@ impl Agent {
             style,
         };
         match self {
-            Agent::Claude | Agent::Copilot | Agent::Droid => hooks("settings.json", Style::Claude),
+            Agent::Claude | Agent::Droid => hooks("settings.json", Style::Claude),
+            Agent::Copilot => hooks("settings.json", Style::Copilot),
             Agent::Codex => hooks("hooks.json", Style::Claude),
             Agent::Gemini | Agent::Llxprt => hooks("settings.json", Style::Gemini),
             Agent::Qwen => hooks("settings.json", Style::Qwen),
