@@ -140,3 +140,32 @@ fn copilot_and_droid_file_arguments_reach_the_secret_guard() {
     let out = hook(&p, &droid, &[("CLAUDE_PROJECT_DIR", dir.as_str())]);
     assert!(claude_deny_reason(&out).is_some(), "{out:?}");
 }
+
+/// Copilot CLI's own format (`{"hooks": {"preToolUse": [{"bash": …}]}}`): no event
+/// name on stdin, `toolName`/`toolArgs`, and an answer it reads only as
+/// `{"permissionDecision": "deny", …}` (Claude's form is ignored there, measured).
+#[test]
+fn copilots_own_format_is_read_and_answered_in_its_words() {
+    let p = Project::new();
+    guards(&p);
+    let dir = p.dir().display().to_string();
+    let call = |command: &str| {
+        json!({"sessionId": "c", "timestamp": 1_795_849_127_779_u64, "cwd": dir,
+            "toolName": "bash", "toolArgs": {"command": command, "description": "run it"}})
+    };
+    let out = hook(&p, &call("git push origin main"), &[]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let answer: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    assert_eq!(answer["permissionDecision"], "deny", "{out:?}");
+    assert_eq!(answer["permissionDecisionReason"], "no pushes", "{out:?}");
+    assert!(answer.get("hookSpecificOutput").is_none(), "{answer}");
+    let out = hook(&p, &call("sudo rm -rf /usr/lib"), &[]);
+    let answer: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    assert_eq!(answer["permissionDecision"], "deny", "{out:?}");
+    let out = hook(&p, &call("ls"), &[]);
+    let answer: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    assert!(
+        answer.get("permissionDecision").is_none_or(|d| d != "deny"),
+        "{out:?}"
+    );
+}

@@ -144,6 +144,8 @@ pub struct Call {
     event: HookEvent,
     dialect: Dialect,
     name: String,
+    /// Copilot CLI's own format: answered in its words ([`crate::copilot`]).
+    copilot: bool,
 }
 
 /// Why an agent's hook input cannot be fired: a stable code (`serve --http` answers
@@ -222,6 +224,17 @@ impl Call {
                 ));
             }
         };
+        if crate::copilot::is_copilot(&input) {
+            let claude = crate::copilot::to_claude(&input);
+            let name = claude
+                .get("hook_event_name")
+                .and_then(Value::as_str)
+                .unwrap_or("PreToolUse")
+                .to_owned();
+            let mut call = Call::named(name, true);
+            call.copilot = true;
+            return Ok((call, claude));
+        }
         let name = match input.get("hook_event_name").and_then(Value::as_str) {
             Some(name) if !name.is_empty() => name.to_owned(),
             _ => {
@@ -249,6 +262,7 @@ impl Call {
                 event: HookEvent::BeforeTool,
                 dialect: Dialect::Claude,
                 name,
+                copilot: false,
             };
         }
         let (event, dialect) = match parse_event(&name) {
@@ -261,6 +275,7 @@ impl Call {
             event,
             dialect,
             name,
+            copilot: false,
         }
     }
 
@@ -278,6 +293,7 @@ impl Call {
                 event: HookEvent::Other,
                 dialect: Dialect::Claude,
                 name: String::new(),
+                copilot: false,
             },
         }
     }
@@ -349,6 +365,9 @@ impl Call {
         );
         if self.name == PRE_SKILL_SHELL {
             answer.stdout = answer.stdout.map(|line| as_pre_skill_shell(&line));
+        }
+        if self.copilot {
+            answer.stdout = answer.stdout.map(|line| crate::copilot::from_claude(&line));
         }
         answer
     }

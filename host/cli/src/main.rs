@@ -5,6 +5,7 @@
 mod agent_hook;
 mod args;
 mod check;
+mod copilot;
 mod detach;
 mod fire;
 mod init;

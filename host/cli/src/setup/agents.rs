@@ -219,19 +219,9 @@ impl Agent {
         self.config_dir(places).is_dir() || on_path(self.program())
     }
 
-    /// Its program's name.
+    /// Its program's name (the same as its name on the command line).
     pub fn program(self) -> &'static str {
-        match self {
-            Agent::Claude => "claude",
-            Agent::Codex => "codex",
-            Agent::Gemini => "gemini",
-            Agent::Llxprt => "llxprt",
-            Agent::Copilot => "copilot",
-            Agent::Qwen => "qwen",
-            Agent::Droid => "droid",
-            Agent::Opencode => "opencode",
-            Agent::Kilo => "kilo",
-        }
+        self.name()
     }
 }
 
