@@ -1,19 +1,26 @@
 #!/usr/bin/env bash
 # Bumps the agent CLIs in tests/agents/versions.json to the latest versions on npm, reinstalls
 # them and reruns the agent suite. Review the diff of versions.json (and tests/agents/FINDINGS.md)
-# before committing.
+# before committing. An `extra` package (a platform binary) is installed at the same version as
+# its agent; a latest version whose install fails is recorded by agents-install.sh and the suite
+# reports that agent NOT RUN (and fails) — pin it back by hand.
+#   AGENTS_ONLY="qwen droid"   bump only these agents
 set -euo pipefail
 cd "$(dirname "$0")/.."
 versions=tests/agents/versions.json
 python3 - "$versions" <<'PY'
-import json, subprocess, sys
+import json, os, subprocess, sys
 path = sys.argv[1]
 data = json.load(open(path))
+only = os.environ.get("AGENTS_ONLY", "").split()
 for name, agent in data["agents"].items():
-    latest = subprocess.run(["npm", "view", agent["package"], "version"], check=True,
+    if only and name not in only:
+        continue
+    package = agent["package"].replace("{arch}", "x64")  # the same versions for every platform
+    latest = subprocess.run(["npm", "view", package, "version"], check=True,
                             capture_output=True, text=True).stdout.strip()
     if not latest:
-        sys.exit(f"agents-update: npm view {agent['package']} version: no answer")
+        sys.exit(f"agents-update: npm view {package} version: no answer")
     if latest != agent["version"]:
         print(f"agents-update: {agent['package']}: {agent['version']} -> {latest}")
     else:

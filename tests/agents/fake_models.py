@@ -4,7 +4,13 @@ One server speaks the three APIs the agents use, chosen by path:
 
 * Anthropic Messages (`POST /v1/messages`, SSE when `"stream": true`; `count_tokens`),
 * Gemini (`…:generateContent`, `…:streamGenerateContent[?alt=sse]`, `…:countTokens`),
-* OpenAI Responses (`POST /v1/responses`, SSE), which Codex uses.
+* OpenAI Responses (`POST /v1/responses`, SSE), which Codex uses,
+* OpenAI chat completions (`POST …/chat/completions`, SSE when `"stream": true`), which Copilot
+  CLI, Qwen Code, Factory Droid, opencode, Kilo and LLxprt use with a custom base URL.
+
+A call is abstract (`shell`, `write`, `edit`, `read`, or `tool` with an exact name and
+arguments); each API turns it into the tool the agent offers (`Bash`, `run_shell_command`,
+`bash`, `Execute`, …), filling the argument names that tool's schema asks for.
 
 A `Script` decides the answers: the n-th *main* request (one that offers tools to the
 model) after n tool-call turns answers with the n-th entry of `turns` (one or more tool
@@ -28,6 +34,19 @@ def shell(command: str) -> dict:
 
 def write(path: str, content: str) -> dict:
     return {"kind": "write", "path": path, "content": content}
+
+
+def edit(path: str, old: str, new: str) -> dict:
+    return {"kind": "edit", "path": path, "old": old, "new": new}
+
+
+def read(path: str) -> dict:
+    return {"kind": "read", "path": path}
+
+
+def tool(name: str, args: dict) -> dict:
+    """A call of the named tool with exactly these arguments."""
+    return {"kind": "tool", "name": name, "args": args}
 
 
 class Script:
@@ -133,12 +152,85 @@ def responses_tool_results(body) -> list[str]:
     return out
 
 
+def chat_done_calls(body) -> int:
+    return sum(len(m.get("tool_calls") or []) for m in body.get("messages", [])
+               if m.get("role") == "assistant")
+
+
+def chat_tool_results(body) -> list[str]:
+    out = []
+    for m in body.get("messages", []):
+        if m.get("role") == "tool":
+            c = m.get("content")
+            if isinstance(c, list):
+                c = "".join(x.get("text", "") for x in c if isinstance(x, dict))
+            out.append(c if isinstance(c, str) else json.dumps(c))
+    return out
+
+
 def tool_results(rec: Recorded) -> list[str]:
     return {
         "anthropic": anthropic_tool_results,
         "gemini": gemini_tool_results,
         "responses": responses_tool_results,
+        "chat": chat_tool_results,
     }[rec.api](rec.body)
+
+
+# ---------------------------------------------------------------- chat completions tools
+
+# tool names per abstract call, in order of preference; the first one the agent offers is used
+CHAT_TOOLS = {
+    "shell": ("run_shell_command", "bash", "Bash", "Execute", "shell", "execute_command"),
+    "write": ("write_file", "write", "Write", "Create", "create", "create_file"),
+    "edit": ("replace", "edit", "Edit", "edit_file", "str_replace"),
+    "read": ("read_file", "read", "Read", "view", "Read_file"),
+}
+
+# values for argument names, whatever tool holds them
+ARG_VALUES = {
+    "command": lambda c: c["command"],
+    "description": lambda c: "run it",
+    "summary": lambda c: "Run the requested command",
+    "riskLevel": lambda c: "low",
+    "riskLevelReason": lambda c: "harmless test command",
+    "file_path": lambda c: c["path"], "filePath": lambda c: c["path"],
+    "path": lambda c: c["path"], "absolute_path": lambda c: c["path"],
+    "content": lambda c: c["content"], "file_text": lambda c: c["content"],
+    "old_string": lambda c: c["old"], "oldString": lambda c: c["old"], "old_str": lambda c: c["old"],
+    "new_string": lambda c: c["new"], "newString": lambda c: c["new"], "new_str": lambda c: c["new"],
+}
+
+
+def chat_tool_schemas(body) -> dict:
+    """name -> JSON schema of the parameters, for every function tool offered."""
+    out = {}
+    for t in body.get("tools") or []:
+        f = t.get("function") if isinstance(t, dict) else None
+        if isinstance(f, dict) and f.get("name"):
+            out[f["name"]] = f.get("parameters") or {}
+    return out
+
+
+def chat_call(call: dict, schemas: dict) -> tuple[str, dict]:
+    if call["kind"] == "tool":
+        return call["name"], call["args"]
+    name = next((n for n in CHAT_TOOLS[call["kind"]] if n in schemas), None)
+    if name is None:
+        raise KeyError(f"no {call['kind']} tool among {sorted(schemas)}")
+    props = (schemas[name].get("properties") or {})
+    required = schemas[name].get("required") or []
+    args = {}
+    for key in props:
+        if key in ARG_VALUES:
+            try:
+                args[key] = ARG_VALUES[key](call)
+            except KeyError:
+                pass
+    missing = [k for k in required if k not in args]
+    if missing:
+        raise KeyError(f"{name}: no value for required {missing}")
+    return name, args
 
 
 # ---------------------------------------------------------------- server
@@ -204,12 +296,14 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
-    def _sse(self, events):
-        """events: list of (event name or None, data object)"""
+    def _sse(self, events, done=False):
+        """events: list of (event name or None, data object); done: end with `data: [DONE]`"""
         chunks = []
         for name, data in events:
             s = (f"event: {name}\n" if name else "") + f"data: {json.dumps(data)}\n\n"
             chunks.append(s)
+        if done:
+            chunks.append("data: [DONE]\n\n")
         data = "".join(chunks).encode()
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
@@ -243,6 +337,8 @@ class _Handler(BaseHTTPRequestHandler):
             return self._gemini(path, url.query, body)
         if path.endswith("/responses"):
             return self._responses(path, body)
+        if path.endswith("/chat/completions"):
+            return self._chat(path, body)
         self.models.record(Recorded("other", path, body, False))
         return self._json({})
 
@@ -258,6 +354,9 @@ class _Handler(BaseHTTPRequestHandler):
             if call["kind"] == "shell":
                 blocks.append({"type": "tool_use", "id": tid, "name": "Bash",
                                "input": {"command": call["command"], "description": "run it"}})
+            elif call["kind"] == "tool":
+                blocks.append({"type": "tool_use", "id": tid, "name": call["name"],
+                               "input": call["args"]})
             else:
                 blocks.append({"type": "tool_use", "id": tid, "name": "Write",
                                "input": {"file_path": call["path"], "content": call["content"]}})
@@ -370,3 +469,48 @@ class _Handler(BaseHTTPRequestHandler):
                       "output_tokens": 5, "output_tokens_details": {"reasoning_tokens": 0},
                       "total_tokens": 15}}}))
         self._sse(events)
+
+    # -- OpenAI chat completions
+    def _chat(self, path, body):
+        schemas = chat_tool_schemas(body)
+        main = bool(schemas)
+        self.models.record(Recorded("chat", path, body, main))
+        calls = self.models.script.calls_for(chat_done_calls(body)) if main else None
+        cid = f"chatcmpl-{self.models.next_id()}"
+        model = body.get("model") or "fake"
+        tool_calls = []
+        for i, call in enumerate(calls or []):
+            name, args = chat_call(call, schemas)
+            tool_calls.append({"index": i, "id": f"call_{self.models.next_id():04d}",
+                               "type": "function",
+                               "function": {"name": name, "arguments": json.dumps(args)}})
+        if tool_calls:
+            text, finish = None, "tool_calls"
+        elif main:
+            text, finish = self.models.script.final, "stop"
+        else:
+            # titles, summaries, next-speaker checks: JSON the Gemini-derived agents accept
+            text, finish = json.dumps({"reasoning": "fake", "next_speaker": "user",
+                                       "title": "fake"}), "stop"
+        usage = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
+        created = 1700000000
+        if not body.get("stream"):
+            msg = {"role": "assistant", "content": text}
+            if tool_calls:
+                msg["tool_calls"] = [{k: v for k, v in tc.items() if k != "index"} for tc in tool_calls]
+            return self._json({"id": cid, "object": "chat.completion", "created": created,
+                               "model": model, "choices": [{"index": 0, "message": msg,
+                                                            "finish_reason": finish}],
+                               "usage": usage})
+
+        def chunk(delta, finish_reason=None, **extra):
+            return (None, {"id": cid, "object": "chat.completion.chunk", "created": created,
+                           "model": model, "choices": [{"index": 0, "delta": delta,
+                                                        "finish_reason": finish_reason}], **extra})
+        events = [chunk({"role": "assistant", "content": ""})]
+        if text is not None:
+            events.append(chunk({"content": text}))
+        for tc in tool_calls:
+            events.append(chunk({"tool_calls": [tc]}))
+        events.append(chunk({}, finish, usage=usage))
+        self._sse(events, done=True)

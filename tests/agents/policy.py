@@ -12,7 +12,10 @@ and answers according to MODE, in the dialect of the event it was given (Claude 
     allowjson an explicit allow (Claude: permissionDecision "allow")
     deny2     exit 2, the reason on stderr
     denyjson  exit 0, a JSON deny with the reason
+    denyflat  exit 0, {"permissionDecision": "deny", "permissionDecisionReason": …} (Copilot
+              CLI's own format, whose input has no hook_event_name)
     rewrite   allow with the tool input's command replaced by ARG
+    denyif    a JSON deny with DENYIF_REASON if the tool input holds ARG, else allow (exit 0)
     context   additionalContext ARG
     stop      the first time (DIR/stopped absent): block the stop with reason ARG
     sysmsg    exit 0, {"systemMessage": ARG}
@@ -25,6 +28,7 @@ import os
 import sys
 
 DENY_REASON = "POLICY-DENY: shell commands are not allowed by policy.py"
+DENYIF_REASON = "POLICY-DENYIF-5b9e: this command is forbidden by the user's hookhost settings"
 
 
 def main():
@@ -37,8 +41,10 @@ def main():
         data = {"_unparsed": raw}
     event = data.get("hook_event_name", "")
     with open(os.path.join(out_dir, "calls.jsonl"), "a") as f:
-        f.write(json.dumps({"mode": mode, "event": event, "tool_name": data.get("tool_name"),
-                            "tool_input": data.get("tool_input")}) + "\n")
+        # Copilot CLI's own format: toolName / toolArgs
+        f.write(json.dumps({"mode": mode, "event": event,
+                            "tool_name": data.get("tool_name", data.get("toolName")),
+                            "tool_input": data.get("tool_input", data.get("toolArgs"))}) + "\n")
 
     gemini = event in ("BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent", "BeforeModel")
 
@@ -69,6 +75,15 @@ def main():
             say({"decision": "deny", "reason": reason})
         say({"hookSpecificOutput": {"hookEventName": event, "permissionDecision": "deny",
                                     "permissionDecisionReason": reason}})
+    if mode == "denyif":
+        if arg not in json.dumps(data.get("tool_input", data.get("toolArgs"))):
+            sys.exit(0)
+        if gemini:
+            say({"decision": "deny", "reason": DENYIF_REASON})
+        say({"hookSpecificOutput": {"hookEventName": event, "permissionDecision": "deny",
+                                    "permissionDecisionReason": DENYIF_REASON}})
+    if mode == "denyflat":
+        say({"permissionDecision": "deny", "permissionDecisionReason": arg or DENY_REASON})
     if mode == "rewrite":
         new_input = dict(data.get("tool_input") or {})
         new_input["command"] = arg

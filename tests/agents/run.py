@@ -1,15 +1,24 @@
 #!/usr/bin/env python3
-"""End-to-end suite: the real agent CLIs (Claude Code, Gemini CLI, Codex), headless, against
-fake model servers on 127.0.0.1. Each scenario runs twice per agent:
+"""End-to-end suite: the real agent CLIs (Claude Code, Gemini CLI, Codex; smoke tests for Copilot
+CLI, Qwen Code, Factory Droid, opencode and Kilo CLI), headless, against fake model servers on
+127.0.0.1. An agent whose pinned version did not install (target/agents/status.json, written by
+scripts/agents-install.sh) is reported NOT RUN and fails the suite. Each scenario runs twice per
+agent of the first three:
 
 * NATIVE   — the agent's own command hook runs policy.py;
 * HOOKHOST — the agent's one hook is `$HOOKHOST_BIN hook --settings DEFS` and DEFS holds the
   *same* hook definitions (Claude's format in a `.claude` directory for Claude and Codex,
   Gemini's in a `.gemini` directory for Gemini),
 
-and asserts the same outcome on disk and in the requests that reached the model.
+and asserts the same outcome on disk and in the requests that reached the model. Every agent
+also runs the `hookhost setup` scenarios (`SetupScenarios`, issue 37): a fresh HOME, `hookhost
+setup AGENT`, hookhost's own settings in ~/.llxprt/settings.json, the agent started without any
+hook-trust bypass.
 
     python3 tests/agents/run.py [-v] [-k PATTERN]      (scripts/test-agents.sh installs first)
+
+Without arguments every test runs in its own process, AGENTS_JOBS at a time (default twice the
+CPUs, at least 4), the slowest first (by the times of the last run).
 
 HOOKHOST_BIN defaults to target/debug/hookhost. AGENTS_FINDINGS_DIR (default
 target/agents-findings) receives the probe dumps and the failure-visibility observations.
@@ -92,6 +101,9 @@ class AgentCase(unittest.TestCase):
         if cls.agent is None:
             raise unittest.SkipTest("base class")
         # a missing agent is a failure, never a skip
+        problem = A.install_problem(cls.agent.name)
+        if problem:
+            raise AssertionError(f"NOT RUN: {cls.agent.name}: {problem}")
         if not cls.agent.binary().exists():
             raise AssertionError(f"{cls.agent.name}: {cls.agent.binary()} missing; "
                                  "run scripts/agents-install.sh")
@@ -498,10 +510,184 @@ class NewKeys:
         self.assert_comma(self.comma("hookhost"))
 
 
+# ====================================================================== through `hookhost setup`
+
+# Issue 37: every agent run the way the README tells a user to — a fresh HOME, `hookhost setup
+# AGENT`, the user's hookhost settings in ~/.llxprt/settings.json, the agent started without any
+# hook-trust bypass (no `--dangerously-bypass-hook-trust` for Codex, no `--trust-folder` /
+# COPILOT_ALLOW_ALL for Copilot, for Gemini only the auth setting a headless user needs).
+
+# does not exist, and lies outside the project and the temp dirs: builtin:destructive blocks it
+HARMFUL_RM = "rm -rf /usr/lib/hookhost-suite-probe-{}"
+FORBIDDEN = "HH-SUITE-FORBIDDEN-7c1e"  # policy.py denyif: the user's shell hook denies a command holding it
+DENYIF = "POLICY-DENYIF-5b9e: this command is forbidden by the user's hookhost settings"
+SETUP_CTX = "SETUP-CTX-2d6f"
+MISSING_WASM = "/nonexistent/hookhost-e2e/missing.wasm"
+
+
+class SetupScenarios:
+    """Mixed into every agent's class: the agent wired by `hookhost setup AGENT` (its output
+    used unchanged), hookhost's own hooks in the user's ~/.llxprt/settings.json, the agent
+    started as a user starts it. What differs per agent is measured and asserted here:"""
+
+    setup_rewrites = True        # a BeforeTool `tool_input` rewrite reaches the agent
+    setup_context = ("SessionStart", "BeforeAgent")  # whose `additionalContext` reaches the model
+    setup_failure_seen_in = ()   # where a failing hookhost (missing plugin) is visible
+
+    # -------------------------------------------------------------- plumbing
+
+    def setup_ws(self, tag: str) -> A.Workspace:
+        w = A.workspace(f"{self.agent.name}-{tag}")
+        self.workspaces.append(w)
+        return w
+
+    def hookhost_cmd(self, ws, *argv, expect=0):
+        import subprocess
+        p = subprocess.run([A.hookhost_bin(), *argv], env=A.setup_env(ws), cwd=ws.project,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                           errors="replace", timeout=60)
+        if expect is not None:
+            self.assertEqual(p.returncode, expect, f"hookhost {' '.join(argv)}:\n{p.stdout}")
+        return p
+
+    def hh_setup(self, ws, *more):
+        return self.hookhost_cmd(ws, *A.setup_argv(self.agent, *more)[1:])
+
+    def user_settings(self, ws, hooks: dict):
+        """hookhost's own user settings (LLxprt format), ~/.llxprt/settings.json."""
+        f = ws.home / ".llxprt" / "settings.json"
+        f.parent.mkdir(parents=True, exist_ok=True)
+        f.write_text(json.dumps({"tools": {"enableHooks": True}, "hooks": hooks}, indent=2))
+
+    def deny_hooks(self, ws) -> dict:
+        return {"BeforeTool": [
+            {"hooks": [{"type": "plugin", "source": "builtin:destructive", "timeout": 60000}]},
+            {"matcher": "run_shell_command",
+             "hooks": [{"type": "command", "command": policy(ws, "denyif", FORBIDDEN),
+                        "timeout": 30000}]}]}
+
+    def wired(self, ws) -> int:
+        """How often the agent's user file names `hookhost … hook` (opencode/Kilo: the adapter)."""
+        f = self.agent.user_file(ws)
+        if not f.exists():
+            return 0
+        text = f.read_text()
+        if f.suffix == ".js":
+            return int(A.hookhost_bin() in text and '["hook"]' in text)
+        return text.count(f"{A.hookhost_bin()} hook")
+
+    def setup_run(self, ws, script, tag, **opts) -> A.Run:
+        env = {"CODEX_HOME": str(ws.home / ".codex")}
+        r = A.run(self.agent, script, {}, ws, tag, user_like=True, env=env, **opts)
+        note(f"setup-{self.agent.name}-{tag}.json",
+             {"seconds": round(r.seconds, 1), "rc": r.returncode, "argv": r.argv,
+              "model_saw": tool_results(r.main_requests()[-1]) if r.main_requests() else None,
+              "stdout": r.stdout[-3000:], "stderr": r.stderr[-3000:]})
+        if r.timed_out:
+            raise Infra(f"timed out\n{r.describe()}")
+        if not r.main_requests():
+            raise Infra(f"the model was never asked\n{r.describe()}")
+        return r
+
+    def said_last(self, r) -> str:
+        return "\n".join(tool_results(r.main_requests()[-1]))
+
+    def harmful_script(self, ws, tag="destroyed"):
+        return Script([shell(f"{HARMFUL_RM.format(os.getpid())}; touch {ws.marker(tag)}"),
+                       shell(f"echo {FORBIDDEN}; touch {ws.marker('forbidden')}")])
+
+    # -------------------------------------------------------------- scenarios
+
+    def test_setup_blocks_harmful_call(self):
+        ws = self.setup_ws("setup-deny")
+        self.hh_setup(ws)
+        n = self.wired(ws)
+        self.assertGreater(n, 0, "setup wired nothing")
+        self.user_settings(ws, self.deny_hooks(ws))
+        r = self.setup_run(ws, self.harmful_script(ws), "setup-deny")
+        self.assertFalse(ws.marker("destroyed").exists(), "the rm -rf ran\n" + r.describe())
+        self.assertFalse(ws.marker("forbidden").exists(), "the forbidden call ran\n" + r.describe())
+        said = "\n".join(tool_results(r.main_requests()[-1]))
+        self.assertIn("destructive: outside-project", said, r.describe())
+        self.assertIn(DENYIF, said, r.describe())
+        # the agent's own configuration (prepare merges) left setup's hooks in place
+        self.assertEqual(self.wired(ws), n, "prepare changed what setup wrote")
+
+    def test_setup_allows_harmless_call(self):
+        ws = self.setup_ws("setup-allow")
+        self.hh_setup(ws)
+        self.user_settings(ws, self.deny_hooks(ws))
+        r = self.setup_run(ws, Script([shell(f"touch {ws.marker('harmless')}")]), "setup-allow")
+        self.assertTrue(ws.marker("harmless").exists(), "the harmless call did not run\n" + r.describe())
+        self.assertEqual([(c["mode"], c["event"]) for c in calls(ws)], [("denyif", "BeforeTool")],
+                         "hookhost did not run the user's hook once\n" + r.describe())
+
+    def test_setup_rewrite_and_context(self):
+        ws = self.setup_ws("setup-rewrite")
+        self.hh_setup(ws)
+        self.user_settings(ws, {
+            "BeforeTool": [{"matcher": "run_shell_command", "hooks": [{
+                "type": "command", "command": policy(ws, "rewrite", f"touch {ws.marker('rewritten')}"),
+                "timeout": 30000}]}],
+            **{event: [{"hooks": [{"type": "command", "command": policy(ws, "context", f"{SETUP_CTX}-{event}"),
+                                   "timeout": 30000}]}] for event in ("SessionStart", "BeforeAgent")}})
+        r = self.setup_run(ws, Script([shell(f"touch {ws.marker('original')}")]), "setup-rewrite")
+        found = {"rewritten": ws.marker("rewritten").exists(),
+                 "original": ws.marker("original").exists(),
+                 "context": [e for e in ("SessionStart", "BeforeAgent")
+                             if f"{SETUP_CTX}-{e}" in r.main_requests()[0].text()],
+                 "hooks_run": [c["event"] for c in calls(ws)]}
+        note(f"setup-{self.agent.name}-rewrite-context-found.json", found)
+        self.assertEqual((found["rewritten"], found["original"]),
+                         (True, False) if self.setup_rewrites else (False, True), r.describe())
+        self.assertEqual(found["context"], list(self.setup_context), r.describe())
+
+    def test_setup_failure_visible(self):
+        """hookhost's own settings name a plugin that does not exist: fail-open, and where the
+        user (or the model) can see why."""
+        ws = self.setup_ws("setup-failure")
+        self.hh_setup(ws)
+        self.user_settings(ws, {"BeforeTool": [{"hooks": [{"type": "plugin", "path": MISSING_WASM}]}]})
+        r = self.setup_run(ws, Script([shell(f"touch {ws.marker('ran')}")]), "setup-failure")
+        self.assertTrue(ws.marker("ran").exists(), "not fail-open\n" + r.describe())
+        seen = sorted(k for k, text in (("stdout", r.stdout), ("stderr", r.stderr),
+                                          ("model", r.model_text())) if "missing.wasm" in text)
+        note(f"setup-{self.agent.name}-failure-seen.json", seen)
+        self.assertEqual(seen, sorted(self.setup_failure_seen_in), r.describe())
+
+    def test_setup_remove_restores_files(self):
+        """The agent configured first (the user's own files), then `hookhost setup`, one run,
+        `hookhost setup --remove`: every file setup may touch is back byte for byte (or gone)."""
+        ws = self.setup_ws("setup-remove")
+        before = {}
+
+        def setup_now(ws, env):
+            for f in A.setup_files(self.agent, ws):
+                before[f] = f.read_bytes() if f.exists() else None
+            self.hh_setup(ws)
+            self.assertGreater(self.wired(ws), 0, "setup wired nothing")
+
+        self.user_settings(ws, self.deny_hooks(ws))
+        r = self.setup_run(ws, Script([shell(f"{HARMFUL_RM.format(os.getpid())}; touch {ws.marker('destroyed')}")]),
+                           "setup-remove", before_start=setup_now)
+        self.assertFalse(ws.marker("destroyed").exists(), "setup was not live\n" + r.describe())
+        out = self.hh_setup(ws, "--remove").stdout
+        for f, old in before.items():
+            with self.subTest(str(f)):
+                if old is None:
+                    self.assertFalse(f.exists(), f"{f} was created by setup and is still there\n{out}")
+                else:
+                    self.assertTrue(f.exists(), f"{f} is gone\n{out}")
+                    self.assertEqual(f.read_bytes().decode(errors="replace"), old.decode(errors="replace"),
+                                     f"{f} differs after --remove\n{out}")
+        self.assertEqual(self.wired(ws), 0)
+
+
 # ====================================================================== Claude Code
 
-class ClaudeTests(NewKeys, AgentCase):
+class ClaudeTests(SetupScenarios, NewKeys, AgentCase):
     agent = A.AGENTS["claude"]
+    setup_failure_seen_in = ("stdout",)  # a stream-json system/informational event
 
     def deny_text_difference(self, mode, native_texts):
         # Claude shows a native exit-2 reason as "hook error: [COMMAND]: STDERR"; hookhost
@@ -557,6 +743,34 @@ class ClaudeTests(NewKeys, AgentCase):
         self.assertIn("prompt_id", native["stdin"])
         self.assertNotIn("turn_id", native["stdin"])
 
+    # -- an async hook of hookhost's own settings does not hold up the agent
+    def test_async_hook_does_not_delay_the_turn(self):
+        """hookhost's user settings hold one `async: true` command hook on BeforeTool that
+        sleeps 6 s; the agent's whole run (one shell call) takes about as long as the same run
+        without it (before the fix: 5.2 s against 2.4–2.8 s)."""
+        def one(tag, hooks):
+            ws = self.setup_ws(tag)
+            self.hh_setup(ws)
+            self.user_settings(ws, hooks(ws))
+            return self.setup_run(ws, Script([shell(f"touch {ws.marker('ran')}")]), tag)
+
+        def slow(ws):
+            return {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{
+                "type": "command", "async": True, "timeout": 30000,
+                "command": f"touch {ws.marker('async-started')}; sleep 6; touch {ws.marker('async-done')}"}]}]}
+
+        with ThreadPoolExecutor(2) as pool:
+            f_async = pool.submit(one, "async", slow)
+            f_plain = pool.submit(one, "plain", lambda ws: {})
+            r_async, r_plain = f_async.result(), f_plain.result()
+        note("setup-claude-async-seconds.json", {"async": round(r_async.seconds, 2),
+                                                 "plain": round(r_plain.seconds, 2)})
+        for r in (r_async, r_plain):
+            self.assertTrue(r.ws.marker("ran").exists(), r.describe())
+        self.assertTrue(r_async.ws.marker("async-started").exists(), "the async hook never ran")
+        self.assertLess(r_async.seconds - r_plain.seconds, 3.0,
+                        f"async {r_async.seconds:.1f} s, plain {r_plain.seconds:.1f} s")
+
     # -- `if` on an allow-everything hook must not widen permission mode dontAsk
     def if_allow(self, mode):
         a = self.agent
@@ -580,7 +794,7 @@ class ClaudeTests(NewKeys, AgentCase):
 
 
     # -- which commands an `if: "Bash(git status*)"` guard lets the hook see, with expansions
-    IF_EXPANSIONS = {  # command → does Claude Code 2.1.331 run the guarded hook?
+    IF_EXPANSIONS = {  # command → does Claude Code (2.1.331, 2.1.332) run the guarded hook?
         "echo $HOME": False,
         "touch $HOME/x": False,
         'echo "$HOME"': False,
@@ -614,8 +828,9 @@ class ClaudeTests(NewKeys, AgentCase):
 
 # ====================================================================== Gemini CLI
 
-class GeminiTests(AgentCase):
+class GeminiTests(SetupScenarios, AgentCase):
     agent = A.AGENTS["gemini"]
+    setup_failure_seen_in = ("stderr",)  # `Hook system message: hookhost: …`
 
     def stderr_lines(self, r, needle):
         return [line for line in r.stderr.splitlines() if needle in line]
@@ -654,8 +869,12 @@ class GeminiTests(AgentCase):
 
 # ====================================================================== Codex
 
-class CodexTests(NewKeys, AgentCase):
+class CodexTests(SetupScenarios, NewKeys, AgentCase):
     agent = A.AGENTS["codex"]
+    # Codex 0.171 applies `updatedInput` only beside `permissionDecision: "allow"` (measured:
+    # a bare updatedInput is ignored natively too); `hookhost hook` adds the allow for Codex
+    # (it sends `turn_id`) since this suite found the shortfall.
+    setup_rewrites = True
     write_tool = None  # the fake server's Codex model gets no apply_patch tool
 
     def assert_failure_visible(self, r, needle):
@@ -727,6 +946,40 @@ class CodexTests(NewKeys, AgentCase):
         self.assertEqual(self.normalize(self.last_results(trusted), trusted),
                          self.normalize(self.last_results(hh), hh))
 
+    # -- `hookhost setup codex` writes the trust records Codex needs; without them Codex
+    #    skips the hook silently
+    def test_check_agents_reports_untrusted_codex_hook(self):
+        ws = self.setup_ws("untrusted")
+        hooks = ws.home / ".codex" / "hooks.json"
+        hooks.parent.mkdir(parents=True, exist_ok=True)
+        hooks.write_text(json.dumps({"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{
+            "type": "command", "command": f"{shlex.quote(A.hookhost_bin())} hook", "timeout": 60}]}]}},
+            indent=2))
+        self.user_settings(ws, self.deny_hooks(ws))
+        check = self.hookhost_cmd(ws, "check", "--agents", expect=1).stdout
+        note("setup-codex-check-untrusted.txt", check)
+        self.assertIn("not trusted", check)
+        self.assertIn("hookhost setup codex", check)
+        # the hook is wired but untrusted: Codex skips it without a word, and the command the
+        # user's hook denies runs. (Not an rm -rf: without --dangerously-bypass-approvals-and-
+        # sandbox, Codex itself rejects "rm -f style commands", hook or no hook.)
+        r = self.setup_run(ws, Script([shell(f"echo {FORBIDDEN}; touch {ws.marker('first')}")]),
+                           "untrusted")
+        self.assertTrue(ws.marker("first").exists(), "Codex ran an untrusted hook?\n" + r.describe())
+        self.assertEqual(calls(ws), [], "the user's hook ran")
+        self.assertNotIn("POLICY-DENYIF", r.model_text(), r.describe())
+        self.assertNotIn("hook", (r.stdout + r.stderr).lower().replace("hookhost-suite", ""),
+                         "Codex said something about the skipped hook\n" + r.describe())
+        # `hookhost setup codex` adds the trust records: now blocked
+        self.hh_setup(ws)
+        self.assertNotIn("not trusted", self.hookhost_cmd(ws, "check", "--agents", expect=0).stdout)
+        r = self.setup_run(ws, self.harmful_script(ws), "trusted")
+        self.assertFalse(ws.marker("destroyed").exists(), "the rm -rf ran after setup\n" + r.describe())
+        self.assertFalse(ws.marker("forbidden").exists(), "the forbidden call ran after setup\n" + r.describe())
+        said = self.said_last(r)
+        self.assertIn("destructive: outside-project", said, r.describe())
+        self.assertIn(DENYIF, said, r.describe())
+
     # Codex 0.169 runs Claude's format but not Claude's newer keys. Natively: `if` is
     # ignored (the hook runs for every Bash call), the exec form's `args` are ignored
     # (`python3` alone runs, reads the input JSON as a program and fails: fail-open), and a
@@ -748,25 +1001,215 @@ class CodexTests(NewKeys, AgentCase):
         self.assertEqual(calls(r.ws), [], "Codex read a comma list as a list?")
 
 
-# the base class holds no agent: not a test of its own
-del AgentCase
+# ====================================================================== smoke: the newer agents
+
+class SmokeCase(unittest.TestCase):
+    """One run per test, the agent's own hook wired by hand (or, for opencode and Kilo, the
+    adapter plugin `hookhost setup` installs): a deny stops the shell call and its reason
+    reaches the model. Scenarios wired with `hookhost setup` come later."""
+
+    agent: A.Agent = None
+    maxDiff = None
+    setUpClass = classmethod(AgentCase.setUpClass.__func__)
+
+    def setUp(self):
+        self.workspaces = []
+
+    def tearDown(self):
+        if not KEEP:
+            for ws in self.workspaces:
+                A.remove(ws)
+
+    def go(self, settings_for, script_for, tag="smoke", setup=None, **opts) -> A.Run:
+        ws = A.workspace(f"{self.agent.name}-{tag}")
+        self.workspaces.append(ws)
+        if setup:
+            setup(ws)
+        started = time.time()
+        r = A.run(self.agent, script_for(ws), settings_for(ws), ws, tag, **opts)
+        note(f"smoke-{self.agent.name}-{tag}.json",
+             {"seconds": round(time.time() - started, 1), "rc": r.returncode,
+              "model_saw": tool_results(r.main_requests()[-1]) if r.main_requests() else None,
+              "stderr": r.stderr[-3000:]})
+        if r.timed_out:
+            raise Infra(f"timed out\n{r.describe()}")
+        if not r.main_requests():
+            raise Infra(f"the model was never asked\n{r.describe()}")
+        return r
+
+    def said(self, r) -> str:
+        return "\n".join(tool_results(r.main_requests()[-1]))
+
+    def touch(self, ws):
+        return Script([shell(f"touch {ws.marker('ran')}")])
+
+    def claude_pre(self, ws, mode, matcher=None, arg=""):
+        a = self.agent
+        return {"hooks": {"PreToolUse": [a.group([a.hook(policy(ws, mode, arg))],
+                                                 matcher=matcher or a.shell_tool)]}}
+
+    def assert_denied(self, r, text=DENY, calls_expected=1):
+        self.assertFalse(r.ws.marker("ran").exists(), "the call ran (its marker file exists)\n" + r.describe())
+        self.assertEqual(len(calls(r.ws)), calls_expected, r.describe())
+        self.assertIn(text, self.said(r), r.describe())
 
 
-CLASSES = ["ClaudeTests", "GeminiTests", "CodexTests"]
+class CopilotTests(SetupScenarios, SmokeCase):
+    agent = A.AGENTS["copilot"]
+    setup_context = ()  # Copilot shows no hook's additionalContext to the model (natively neither)
+
+    def own(self, ws, mode):
+        return {"hooks": {"preToolUse": [self.agent.own_hook(policy(ws, mode))]}}
+
+    def test_deny_own_format(self):
+        r = self.go(lambda ws: self.own(ws, "denyflat"), self.touch, "own-deny")
+        self.assert_denied(r)
+        self.assertEqual(self.said(r), f"Denied by preToolUse hook: {DENY}")
+        self.assertEqual(calls(r.ws)[0]["tool_name"], "bash")
+
+    def test_deny_claude_format(self):
+        r = self.go(lambda ws: self.claude_pre(ws, "denyjson"), self.touch, "claude-deny")
+        self.assert_denied(r)
+        self.assertEqual(calls(r.ws)[0]["tool_name"], "Bash")
+
+    def test_exit2_denies_without_its_reason(self):
+        r = self.go(lambda ws: self.own(ws, "deny2"), self.touch, "own-exit2")
+        self.assert_denied(r, "Denied by preToolUse hook: hook exited with code 2")
+        self.assertNotIn(DENY, self.said(r), "Copilot now passes exit 2's stderr on")
+
+    def test_failing_hook_denies(self):
+        r = self.go(lambda ws: self.own(ws, "fail1"), self.touch, "own-fail1")
+        self.assert_denied(r, 'Denied by preToolUse hook from "global settings" (hook errored)')
+
+
+class QwenTests(SetupScenarios, SmokeCase):
+    agent = A.AGENTS["qwen"]
+    setup_rewrites = False  # Qwen applies no updatedInput (natively neither)
+
+    def test_deny_json(self):
+        r = self.go(lambda ws: self.claude_pre(ws, "denyjson"), self.touch, "deny-json")
+        self.assert_denied(r)
+        self.assertEqual(self.said(r), DENY)
+        self.assertEqual(calls(r.ws)[0]["tool_name"], "run_shell_command")
+
+    def test_deny_exit2_alias_matcher(self):
+        # a matcher may name the tool's alias (Bash for run_shell_command)
+        r = self.go(lambda ws: self.claude_pre(ws, "deny2", matcher="Bash"), self.touch, "deny-exit2")
+        self.assert_denied(r)
+
+
+class DroidTests(SetupScenarios, SmokeCase):
+    agent = A.AGENTS["droid"]
+    setup_context = ("SessionStart",)  # `droid exec` runs no UserPromptSubmit hook (natively neither)
+
+    def test_deny_json(self):
+        r = self.go(lambda ws: self.claude_pre(ws, "denyjson"), self.touch, "deny-json")
+        self.assert_denied(r)
+        self.assertEqual(calls(r.ws)[0]["tool_name"], "Execute")
+
+    def test_deny_exit2(self):
+        r = self.go(lambda ws: self.claude_pre(ws, "deny2"), self.touch, "deny-exit2")
+        self.assert_denied(r)
+
+    def test_legacy_block_is_ignored(self):
+        # exit 0 with {"decision": "block"}: Droid runs the tool anyway
+        r = self.go(lambda ws: self.claude_pre(ws, "stop", arg="LEGACY-BLOCK"), self.touch, "legacy")
+        self.assertTrue(r.ws.marker("ran").exists(), "Droid now honours a legacy block\n" + r.describe())
+
+
+# hookhost's own settings in the project: a shell hook that blocks run_shell_command (the shell
+# tool as hookhost names it; the adapter hands opencode's `bash` over as Claude's `Bash`)
+NO_SHELL = {"tools": {"enableHooks": True}, "hooks": {"BeforeTool": [{
+    "matcher": "run_shell_command", "hooks": [{"type": "command",
+        "command": "echo '{\"decision\":\"block\",\"reason\":\"NO-SHELL\"}'; exit 2"}]}]}}
+
+
+class OpencodeTests(SetupScenarios, SmokeCase):
+    agent = A.AGENTS["opencode"]
+    setup_context = ()  # the adapter has tool.execute.before only
+    setup_failure_seen_in = ("stderr",)  # the adapter prints hookhost's systemMessage
+
+    def hookhost_settings(self, settings):
+        def setup(ws):
+            d = ws.project / ".llxprt"
+            d.mkdir(parents=True, exist_ok=True)
+            (d / "settings.json").write_text(json.dumps(settings))
+        return setup
+
+    def adapter(self, ws):
+        return self.agent.adapter_plugin()
+
+    def test_adapter_denies_shell(self):
+        r = self.go(self.adapter, self.touch, "adapter-deny",
+                    setup=self.hookhost_settings(NO_SHELL), env={"HOOKHOST_BIN": A.hookhost_bin()})
+        self.assertFalse(r.ws.marker("ran").exists(), r.describe())
+        self.assertEqual(self.said(r), "NO-SHELL", r.describe())
+
+    def test_adapter_maps_write(self):
+        """opencode's `write` {filePath, content} reaches hookhost's hooks as write_file with
+        file_path; policy.py's deny stops it and its reason reaches the model."""
+        def setup(ws):
+            self.hookhost_settings({"tools": {"enableHooks": True}, "hooks": {"BeforeTool": [{
+                "matcher": "write_file", "hooks": [{"type": "command",
+                                                    "command": policy(ws, "denyjson")}]}]}})(ws)
+        r = self.go(self.adapter,
+                    lambda ws: Script([write(str(ws.project / "written.txt"), "x\n")]),
+                    "adapter-write", setup=setup, env={"HOOKHOST_BIN": A.hookhost_bin()})
+        target = r.ws.project / "written.txt"
+        self.assertFalse(target.exists(), r.describe())
+        self.assertEqual([(c["tool_name"], c["tool_input"]) for c in calls(r.ws)],
+                         [("write_file", {"file_path": str(target), "content": "x\n"})])
+        self.assertIn(DENY, self.said(r), r.describe())
+
+    def test_adapter_fails_open_visibly(self):
+        r = self.go(self.adapter, self.touch, "adapter-missing",
+                    env={"HOOKHOST_BIN": "/nonexistent/hookhost-e2e"})
+        self.assertTrue(r.ws.marker("ran").exists(), r.describe())
+        self.assertIn("hookhost: cannot run /nonexistent/hookhost-e2e", r.stderr, r.describe())
+
+
+class KiloTests(OpencodeTests):
+    agent = A.AGENTS["kilo"]
+
+
+# the base classes hold no agent: not tests of their own
+del AgentCase, SmokeCase
+
+
+# test class → the agent it runs
+CLASSES = {"ClaudeTests": "claude", "GeminiTests": "gemini", "CodexTests": "codex",
+           "CopilotTests": "copilot", "QwenTests": "qwen", "DroidTests": "droid",
+           "OpencodeTests": "opencode", "KiloTests": "kilo"}
+
+
+def not_run() -> dict:
+    """agent → why its pinned version cannot run (its install failed or is missing)."""
+    return {n: p for n in VERSIONS["agents"] if (p := A.install_problem(n))}
 
 
 def header():
-    print("agents:", ", ".join(f"{n} {a['package']}@{a['version']}"
+    print("agents:", ", ".join(f"{n} {a['package'].replace('{arch}', A.ARCH)}@{a['version']}"
                                for n, a in VERSIONS["agents"].items()))
     for n, a in VERSIONS.get("not_installed", {}).items():
         print(f"NOT RUN: {n} ({a['package']}): {a['reason']}")
+    for n, why in not_run().items():
+        print(f"NOT RUN: {n}: {why} (fails the suite)")
     print("hookhost:", A.hookhost_bin())
     sys.stdout.flush()
 
 
+# a first guess of a test's wall time by agent, for the order of the parallel run (longest
+# first); the measured times of the last run (FINDINGS/test-seconds.json) replace it
+GUESS = {"claude": 5, "gemini": 10, "codex": 5, "copilot": 8, "qwen": 15, "droid": 15,
+         "opencode": 25, "kilo": 35}
+
+
 def main():
-    """With arguments: plain unittest (`run.py ClaudeTests.test_allow -v`). Without: the three
-    agents' classes in parallel processes (AGENTS_JOBS, default 3), one report each."""
+    """With arguments: plain unittest (`run.py ClaudeTests.test_allow -v`). Without: every test
+    of every agent's class, each in its own process, AGENTS_JOBS at a time (default: twice
+    the CPUs, at least 4), the longest first; one line per test, the whole output of each
+    failure, a summary per class. An agent that did not install is not run, and fails the
+    suite."""
     start = time.time()
     if len(sys.argv) > 1:
         header()
@@ -776,21 +1219,53 @@ def main():
 
     import subprocess
     header()
-    jobs = int(os.environ.get("AGENTS_JOBS", "3"))
+    jobs = int(os.environ.get("AGENTS_JOBS") or max(4, 2 * (os.cpu_count() or 2)))
+    try:
+        last = json.loads((FINDINGS / "test-seconds.json").read_text())
+    except (OSError, ValueError):
+        last = {}
 
-    def one(cls):
+    skipped = not_run()
+    failed = [f"{cls} (NOT RUN: {skipped[agent]})" for cls, agent in CLASSES.items()
+              if agent in skipped]
+    loader = unittest.TestLoader()
+    tests = [f"{cls}.{name}" for cls, agent in CLASSES.items() if agent not in skipped
+             for name in loader.getTestCaseNames(globals()[cls])]
+    tests.sort(key=lambda t: -last.get(t, GUESS[CLASSES[t.split(".")[0]]]))
+    print(f"{len(tests)} tests, {jobs} at a time")
+    sys.stdout.flush()
+
+    def one(test):
         t = time.time()
-        p = subprocess.run([sys.executable, __file__, cls], stdout=subprocess.PIPE,
+        p = subprocess.run([sys.executable, __file__, test], stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, text=True, errors="replace")
-        return cls, p.returncode, p.stdout, time.time() - t
+        return test, p.returncode, p.stdout, time.time() - t
 
-    failed = []
+    results = {}
+    from concurrent.futures import as_completed
     with ThreadPoolExecutor(jobs) as pool:
-        for cls, rc, out, took in pool.map(one, CLASSES):
-            print(f"\n======== {cls} ({took:.1f} s): {'ok' if rc == 0 else 'FAILED'}")
-            print(out)
-            if rc != 0:
-                failed.append(cls)
+        for f in as_completed([pool.submit(one, t) for t in tests]):
+            test, rc, out, took = f.result()
+            results[test] = (rc, out, took)
+            status = "ok" if rc == 0 else "FAILED"
+            if rc == 0 and "expected failure" in out:
+                status = "ok (expected failure)"
+            print(f"{took:6.1f} s  {status:8}  {test}")
+            sys.stdout.flush()
+    seconds = {t: round(results[t][2], 1) for t in tests}
+    note("test-seconds.json", seconds)
+    for test in tests:
+        rc, out, _ = results[test]
+        if rc != 0:
+            print(f"\n======== {test}: FAILED\n{out}")
+            failed.append(test)
+    print()
+    for cls in CLASSES:
+        mine = [t for t in results if t.startswith(cls + ".")]
+        if mine:
+            bad = [t for t in mine if results[t][0] != 0]
+            print(f"{cls}: {len(mine) - len(bad)}/{len(mine)} ok, "
+                  f"{sum(results[t][2] for t in mine):.0f} s of runs")
     print(f"agents e2e: {time.time() - start:.1f} s; " +
           (f"FAILED: {', '.join(failed)}" if failed else "all agents ok"))
     sys.exit(1 if failed else 0)

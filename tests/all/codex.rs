@@ -161,3 +161,38 @@ fn edit_and_write_matchers_and_if_rules_see_codex_patches() {
     assert_eq!(claude_deny_reason(&shell), None, "{shell:?}");
     assert_eq!(p.read("edits.log").lines().count(), 3);
 }
+
+/// The agent suite found it: Codex 0.171 applies a rewrite (`updatedInput`) only
+/// beside `permissionDecision: "allow"`; Claude would read that allow as skipping
+/// its prompt, so only Codex's answer gets it.
+#[test]
+fn a_rewrite_reaches_codex_with_an_allow_and_claude_without() {
+    let p = Project::new();
+    let rewrite = r#"echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"echo safer"}}}'"#;
+    p.write(
+        ".codex/hooks.json",
+        json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": rewrite}]}]}})
+        .to_string(),
+    );
+    let answer = |run: &Run| -> Value { serde_json::from_slice(&run.stdout).unwrap_or_default() };
+    let codex = codex_hook(&p, shell_call(&p, "Bash", "rm -rf build"), &[]);
+    let specific = answer(&codex)["hookSpecificOutput"].clone();
+    assert_eq!(
+        specific["updatedInput"]["command"], "echo safer",
+        "{codex:?}"
+    );
+    assert_eq!(specific["permissionDecision"], "allow", "{codex:?}");
+    let mut claude_call = shell_call(&p, "Bash", "rm -rf build");
+    if let Value::Object(map) = &mut claude_call {
+        map.remove("turn_id");
+        map.insert("permission_mode".into(), json!("default"));
+    }
+    let claude = codex_hook(&p, claude_call, &[]);
+    let specific = answer(&claude)["hookSpecificOutput"].clone();
+    assert_eq!(
+        specific["updatedInput"]["command"], "echo safer",
+        "{claude:?}"
+    );
+    assert!(specific.get("permissionDecision").is_none(), "{claude:?}");
+}

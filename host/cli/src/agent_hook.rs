@@ -146,6 +146,9 @@ pub struct Call {
     name: String,
     /// Copilot CLI's own format: answered in its words ([`crate::copilot`]).
     copilot: bool,
+    /// Codex sent it (its stdin carries `turn_id`): a rewrite needs an explicit
+    /// allow there ([`with_codex_allow`]).
+    codex: bool,
 }
 
 /// Why an agent's hook input cannot be fired: a stable code (`serve --http` answers
@@ -249,7 +252,9 @@ impl Call {
             }
         };
         let claude = input.contains_key("permission_mode");
-        Ok((Call::named(name, claude), input))
+        let mut call = Call::named(name, claude);
+        call.codex = input.contains_key("turn_id");
+        Ok((call, input))
     }
 
     /// The call `name` is, for an agent that sends `permission_mode` (`claude`) or not.
@@ -263,6 +268,7 @@ impl Call {
                 dialect: Dialect::Claude,
                 name,
                 copilot: false,
+                codex: false,
             };
         }
         let (event, dialect) = match parse_event(&name) {
@@ -276,6 +282,7 @@ impl Call {
             dialect,
             name,
             copilot: false,
+            codex: false,
         }
     }
 
@@ -294,6 +301,7 @@ impl Call {
                 dialect: Dialect::Claude,
                 name: String::new(),
                 copilot: false,
+                codex: false,
             },
         }
     }
@@ -369,6 +377,9 @@ impl Call {
         if self.copilot {
             answer.stdout = answer.stdout.map(|line| crate::copilot::from_claude(&line));
         }
+        if self.codex && self.event == HookEvent::BeforeTool {
+            answer.stdout = answer.stdout.map(|line| with_codex_allow(&line));
+        }
         answer
     }
 
@@ -377,6 +388,23 @@ impl Call {
         log_warnings(&result);
         reply_json(self.event, self.dialect, &self.name, result, fail_closed)
     }
+}
+
+/// Codex 0.171 applies a PreToolUse `updatedInput` only beside
+/// `permissionDecision: "allow"` (measured by the agent suite: a bare rewrite, even
+/// from a native hook, is ignored). Claude would read that allow as skipping its
+/// permission prompt, so only Codex's answers get it.
+fn with_codex_allow(line: &str) -> String {
+    let Ok(Value::Object(mut answer)) = serde_json::from_str::<Value>(line) else {
+        return line.to_owned();
+    };
+    if let Some(Value::Object(specific)) = answer.get_mut("hookSpecificOutput")
+        && specific.contains_key("updatedInput")
+        && !specific.contains_key("permissionDecision")
+    {
+        specific.insert("permissionDecision".into(), Value::from("allow"));
+    }
+    Value::Object(answer).to_string()
 }
 
 /// Claude Code 2.1.332's event for a skill's inline shell line (`` !`cmd` ``).

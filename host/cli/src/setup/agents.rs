@@ -216,7 +216,10 @@ impl Agent {
     /// Whether the agent is installed for this user: its directory exists or its
     /// program is on `PATH`.
     pub fn found(self, places: &Places) -> bool {
-        self.config_dir(places).is_dir() || on_path(self.program())
+        // `~/.llxprt` is also where hookhost's own user settings live: only the
+        // program says LLxprt Code is installed.
+        let dir = self != Agent::Llxprt && self.config_dir(places).is_dir();
+        dir || on_path(self.program())
     }
 
     /// Its program's name (the same as its name on the command line).

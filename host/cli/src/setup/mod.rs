@@ -60,7 +60,10 @@ pub fn run(names: &[String], dry_run: bool, remove: bool) -> Outcome {
     let places =
         Places::from_env().ok_or_else(|| Failure::of(SETUP, "cannot find the home directory"))?;
     let chosen: Vec<Agent> = if names.is_empty() {
-        ALL.into_iter().filter(|a| a.found(&places)).collect()
+        // Removing: also what setup wired earlier, found now or not.
+        ALL.into_iter()
+            .filter(|a| a.found(&places) || (remove && !Record::load(a.name()).files.is_empty()))
+            .collect()
     } else {
         names
             .iter()

@@ -30,11 +30,12 @@ impl Status {
     }
 }
 
-/// The state of every agent found.
+/// The state of every agent found, and of every agent wired although not found.
 pub fn statuses(places: &Places) -> Vec<Status> {
     ALL.into_iter()
-        .filter(|a| a.found(places))
-        .map(|a| status(a, places))
+        .map(|a| (a.found(places), status(a, places)))
+        .filter(|(found, s)| *found || !s.wired.is_empty())
+        .map(|(_, s)| s)
         .collect()
 }
 
