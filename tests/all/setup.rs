@@ -406,3 +406,32 @@ fn a_binary_path_with_shell_characters_is_quoted() {
     assert_eq!(out.code, 0, "{hook}: {out:?}");
     assert!(!p.dir().join("pwned").exists() && !p.outside().join("pwned").exists());
 }
+
+/// Seen in the agent suite: a hookhost binary not named `hookhost` got its hooks
+/// written but no Codex trust records (its own command was not recognised as
+/// setup's), so `codex exec` skipped them; `--remove` would not have found them.
+#[test]
+fn a_binary_of_another_name_is_still_setups_own() {
+    let p = Project::new();
+    let copy = p.path("bin/hh-copy");
+    std::fs::create_dir_all(copy.parent().expect("dir")).expect("dir");
+    std::fs::copy(crate::common::BIN, &copy).expect("copy the binary");
+    let env = |command: &mut std::process::Command| {
+        command
+            .env("HOME", p.home())
+            .env("XDG_STATE_HOME", p.home().join(".local/state"))
+            .env_remove("CODEX_HOME");
+    };
+    let mut setup = std::process::Command::new(&copy);
+    setup.args(["setup", "codex"]);
+    env(&mut setup);
+    assert_eq!(run(setup, b"").code, 0);
+    let config = read(&home_file(&p, ".codex/config.toml")).unwrap_or_default();
+    assert_eq!(config.matches("trusted_hash").count(), 5, "{config}");
+    let mut remove = std::process::Command::new(&copy);
+    remove.args(["setup", "--remove", "codex"]);
+    env(&mut remove);
+    assert_eq!(run(remove, b"").code, 0);
+    assert!(!home_file(&p, ".codex/hooks.json").exists());
+    assert!(read(&home_file(&p, ".codex/config.toml")).is_none_or(|c| !c.contains("trusted_hash")));
+}

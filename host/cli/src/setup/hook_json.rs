@@ -46,9 +46,15 @@ pub fn render(root: &Map<String, Value>) -> String {
     text
 }
 
-/// Whether `command` is the hook setup writes: `<path>/hookhost hook`, nothing more
-/// (a user's own `hookhost hook --fail-closed` is theirs, and stays).
+/// Whether `command` is the hook setup writes: this binary's own command (whatever
+/// the binary is called: seen, a copy named otherwise got no Codex trust records),
+/// or `<path>/hookhost hook`, nothing more (a user's own `hookhost hook
+/// --fail-closed` is theirs, and stays).
 pub fn is_ours(command: &str) -> bool {
+    static OWN: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    if OWN.get_or_init(|| super::hook_command().ok()).as_deref() == Some(command) {
+        return true;
+    }
     let Some(words) = shlex::split(command) else {
         return false;
     };

@@ -140,7 +140,7 @@ fn hookhost_hooks(root: &Map<String, Value>) -> Vec<(String, String)> {
                 .flatten()
             {
                 if let Some(command) = hook.get("command").and_then(Value::as_str)
-                    && hookhost::is_hookhost_itself(command)
+                    && (hookhost::is_hookhost_itself(command) || hook_json::is_ours(command))
                 {
                     found.push((event.clone(), command.to_owned()));
                 }
