@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# End-to-end suite with the real agent CLIs (Claude Code, Gemini CLI, Codex) headless against
+# End-to-end suite with the real agent CLIs (Claude Code, Codex, Gemini CLI, Copilot CLI, Qwen Code,
+# Factory Droid, opencode, Kilo; versions.json) headless against
 # fake model servers on 127.0.0.1: installs the pinned agents (scripts/agents-install.sh), then
 # runs tests/agents/run.py. Exits non-zero on any failure. Needs node/npm and python3 (stdlib).
 #   HOOKHOST_BIN   the hookhost binary to test (default: target/debug/hookhost)
