@@ -33,11 +33,11 @@ use hookhost::dialect::{Dialect, parse_event, reply, reply_json};
 use hookhost::{AggregatedHookResult, HookEvent, HookSystem, NESTED_ENV};
 use serde_json::{Map, Value};
 
-use crate::{Failure, Outcome, SettingsArgs};
+use crate::{Failure, Outcome, SettingsArgs, agent_answer};
 
 pub fn run(settings: &SettingsArgs, fail_closed: bool, run_background: bool) -> Outcome {
     if let Some(value) = std::env::var_os(NESTED_ENV) {
-        if runs_inside_hookhost(&value.to_string_lossy()) {
+        if crate::nested::runs_inside_hookhost(&value.to_string_lossy()) {
             tracing::info!("`hookhost hook` runs as a hook of hookhost; not recursing");
             println!("{{}}");
             return Ok(ExitCode::SUCCESS);
@@ -147,7 +147,7 @@ pub struct Call {
     /// Copilot CLI's own format: answered in its words ([`crate::copilot`]).
     copilot: bool,
     /// Codex sent it (its stdin carries `turn_id`): a rewrite needs an explicit
-    /// allow there ([`with_codex_allow`]).
+    /// allow there ([`agent_answer::with_codex_allow`]).
     codex: bool,
 }
 
@@ -259,7 +259,7 @@ impl Call {
 
     /// The call `name` is, for an agent that sends `permission_mode` (`claude`) or not.
     fn named(name: String, claude: bool) -> Call {
-        if name == PRE_SKILL_SHELL {
+        if name == agent_answer::PRE_SKILL_SHELL {
             // A skill's inline shell line is a shell call the PreToolUse hooks
             // never see (measured, Claude Code 2.1.332): the BeforeTool hooks guard
             // it (its input is `tool_name: "Bash"`, `tool_input.command`).
@@ -371,14 +371,18 @@ impl Call {
             fail_closed,
             started_by_llxprt_code(),
         );
-        if self.name == PRE_SKILL_SHELL {
-            answer.stdout = answer.stdout.map(|line| as_pre_skill_shell(&line));
+        if self.name == agent_answer::PRE_SKILL_SHELL {
+            answer.stdout = answer
+                .stdout
+                .map(|line| agent_answer::as_pre_skill_shell(&line));
         }
         if self.copilot {
             answer.stdout = answer.stdout.map(|line| crate::copilot::from_claude(&line));
         }
         if self.codex && self.event == HookEvent::BeforeTool {
-            answer.stdout = answer.stdout.map(|line| with_codex_allow(&line));
+            answer.stdout = answer
+                .stdout
+                .map(|line| agent_answer::with_codex_allow(&line));
         }
         answer
     }
@@ -388,38 +392,6 @@ impl Call {
         log_warnings(&result);
         reply_json(self.event, self.dialect, &self.name, result, fail_closed)
     }
-}
-
-/// Codex 0.171 applies a PreToolUse `updatedInput` only beside
-/// `permissionDecision: "allow"` (measured by the agent suite: a bare rewrite, even
-/// from a native hook, is ignored). Claude would read that allow as skipping its
-/// permission prompt, so only Codex's answers get it.
-fn with_codex_allow(line: &str) -> String {
-    let Ok(Value::Object(mut answer)) = serde_json::from_str::<Value>(line) else {
-        return line.to_owned();
-    };
-    if let Some(Value::Object(specific)) = answer.get_mut("hookSpecificOutput")
-        && specific.contains_key("updatedInput")
-        && !specific.contains_key("permissionDecision")
-    {
-        specific.insert("permissionDecision".into(), Value::from("allow"));
-    }
-    Value::Object(answer).to_string()
-}
-
-/// Claude Code 2.1.332's event for a skill's inline shell line (`` !`cmd` ``).
-const PRE_SKILL_SHELL: &str = "PreSkillShellCommand";
-
-/// A PreToolUse answer as the answer to `PreSkillShellCommand`: its own event name.
-/// Claude stops the line on a deny, an ask or defer, and on any `updatedInput`.
-fn as_pre_skill_shell(line: &str) -> String {
-    let Ok(Value::Object(mut answer)) = serde_json::from_str::<Value>(line) else {
-        return line.to_owned();
-    };
-    if let Some(Value::Object(specific)) = answer.get_mut("hookSpecificOutput") {
-        specific.insert("hookEventName".into(), Value::from(PRE_SKILL_SHELL));
-    }
-    Value::Object(answer).to_string()
 }
 
 /// Whether the run error `run` repeats the cause of the load error `load`
@@ -468,27 +440,6 @@ fn fire(
     let result = runtime.block_on(call.fire(&system, input));
     runtime.shutdown_background();
     Ok((result, system.fail_closed()))
-}
-
-/// Whether `value` is the pid of our parent or grandparent (a hook runs as
-/// `sh -c COMMAND`; the shell may or may not exec the command).
-fn runs_inside_hookhost(value: &str) -> bool {
-    let Ok(pid) = value.trim().parse::<u32>() else {
-        return false;
-    };
-    let Some(parent) = rustix::process::getppid() else {
-        return false;
-    };
-    let parent = parent.as_raw_nonzero().get().unsigned_abs();
-    parent == pid || parent_of(parent) == Some(pid)
-}
-
-/// The parent pid of `pid`, from `/proc/PID/stat` (Linux).
-fn parent_of(pid: u32) -> Option<u32> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // `pid (comm) state ppid …`; comm may contain spaces and parentheses.
-    let after_comm = &stat[stat.rfind(')')? + 1..];
-    after_comm.split_whitespace().nth(1)?.parse().ok()
 }
 
 fn default_project_dir(input: &Map<String, Value>) -> PathBuf {

@@ -2,6 +2,7 @@
 //! outcomes to exit codes: 0 ok, 2 blocked (`fire`), 1 usage errors and `check`
 //! failures. Every command is a thin layer over the `hookhost` library.
 
+mod agent_answer;
 mod agent_hook;
 mod args;
 mod check;
@@ -10,6 +11,7 @@ mod detach;
 mod fire;
 mod init;
 mod inspect;
+mod nested;
 mod new;
 mod policy;
 mod registry;

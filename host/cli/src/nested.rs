@@ -1,0 +1,24 @@
+//! Whether `hookhost hook` runs as a hook of hookhost itself (`HOOKHOST_ACTIVE`
+//! names its parent or, through `sh -c`, its grandparent): then it answers `{}` at
+//! once instead of recursing. Any other value is ignored.
+
+/// Whether `value` is the pid of our parent or grandparent (a hook runs as
+/// `sh -c COMMAND`; the shell may or may not exec the command).
+pub fn runs_inside_hookhost(value: &str) -> bool {
+    let Ok(pid) = value.trim().parse::<u32>() else {
+        return false;
+    };
+    let Some(parent) = rustix::process::getppid() else {
+        return false;
+    };
+    let parent = parent.as_raw_nonzero().get().unsigned_abs();
+    parent == pid || parent_of(parent) == Some(pid)
+}
+
+/// The parent pid of `pid`, from `/proc/PID/stat` (Linux).
+fn parent_of(pid: u32) -> Option<u32> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // `pid (comm) state ppid …`; comm may contain spaces and parentheses.
+    let after_comm = &stat[stat.rfind(')')? + 1..];
+    after_comm.split_whitespace().nth(1)?.parse().ok()
+}
