@@ -376,7 +376,7 @@ def main():
                         help="also write every decision (row, case, blocked) to FILE")
     opts = parser.parse_args()
 
-    bin_path = os.environ.get("HOOKHOST_BIN") or os.path.join(REPO, "target", "debug", "hookhost")
+    bin_path = os.path.abspath(os.environ.get("HOOKHOST_BIN") or os.path.join(REPO, "target", "debug", "hookhost"))
     if not os.access(bin_path, os.X_OK):
         sys.exit(f"compare-policies: no hookhost binary at {bin_path} (set HOOKHOST_BIN)")
     for tool in ("node", "python3", "git"):
