@@ -22,24 +22,23 @@ pub(super) struct Cli {
 
 /// `hookhost --version`: the version, the commit, the wasmtime it embeds and the
 /// features compiled in.
+macro_rules! long_version {
+    ($features:literal) => {
+        concat!(
+            env!("CARGO_PKG_VERSION"),
+            "\ncommit: ",
+            env!("HOOKHOST_COMMIT"),
+            "\nwasmtime: ",
+            env!("HOOKHOST_WASMTIME"),
+            "\nfeatures: plugins, oci, http",
+            $features,
+        )
+    };
+}
 #[cfg(feature = "otel")]
-const LONG_VERSION: &str = concat!(
-    env!("CARGO_PKG_VERSION"),
-    "\ncommit: ",
-    env!("HOOKHOST_COMMIT"),
-    "\nwasmtime: ",
-    env!("HOOKHOST_WASMTIME"),
-    "\nfeatures: plugins, oci, http, otel",
-);
+const LONG_VERSION: &str = long_version!(", otel");
 #[cfg(not(feature = "otel"))]
-const LONG_VERSION: &str = concat!(
-    env!("CARGO_PKG_VERSION"),
-    "\ncommit: ",
-    env!("HOOKHOST_COMMIT"),
-    "\nwasmtime: ",
-    env!("HOOKHOST_WASMTIME"),
-    "\nfeatures: plugins, oci, http",
-);
+const LONG_VERSION: &str = long_version!("");
 
 #[derive(Debug, Subcommand)]
 pub(super) enum Command {
