@@ -6,8 +6,6 @@
 
 use std::path::Path;
 
-use super::agents::Agent;
-use super::change::FileChange;
 use super::{Mode, Planned, SetupError};
 
 /// The plugin's source; `__HOOKHOST_BIN__` stands for hookhost's path.
@@ -29,12 +27,7 @@ pub fn source(command: &str) -> String {
     )
 }
 
-pub(super) fn plan(
-    agent: Agent,
-    file: &Path,
-    command: &str,
-    mode: Mode,
-) -> Result<Planned, SetupError> {
+pub(super) fn plan(file: &Path, command: &str, mode: Mode) -> Result<Planned, SetupError> {
     let before = super::read(file)?;
     let ours = before.as_deref().is_some_and(|t| t.starts_with(MARK));
     if before.is_some() && !ours {
@@ -58,14 +51,5 @@ pub(super) fn plan(
         Mode::Remove if ours => (None, format!("removed: {shown}")),
         Mode::Remove => (None, format!("not wired: {shown}")),
     };
-    let _ = agent;
-    Ok(Planned {
-        changes: vec![FileChange {
-            path: file.to_owned(),
-            before,
-            after,
-        }],
-        summary,
-        notes: Vec::new(),
-    })
+    Ok(Planned::one(file, before, after, summary))
 }

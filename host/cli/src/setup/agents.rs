@@ -55,38 +55,32 @@ pub enum Style {
 }
 
 impl Style {
-    /// The events hookhost's policies use, each with the matcher setup writes.
-    pub fn events(self) -> &'static [(&'static str, Option<&'static str>)] {
-        match self {
-            Style::Claude => &[
-                ("PreToolUse", Some("*")),
-                ("PostToolUse", Some("*")),
-                ("UserPromptSubmit", None),
-                ("SessionStart", None),
-                ("Stop", None),
-            ],
-            Style::Qwen => &[
-                ("PreToolUse", Some(".*")),
-                ("PostToolUse", Some(".*")),
-                ("UserPromptSubmit", None),
-                ("SessionStart", None),
-                ("Stop", None),
-            ],
-            Style::Copilot => &[
-                ("PreToolUse", None),
-                ("PostToolUse", None),
-                ("UserPromptSubmit", None),
-                ("SessionStart", None),
-                ("Stop", None),
-            ],
-            Style::Gemini => &[
-                ("BeforeTool", None),
-                ("AfterTool", None),
-                ("BeforeAgent", None),
-                ("AfterAgent", None),
-                ("SessionStart", None),
-            ],
-        }
+    /// The events hookhost's policies use, each with the matcher setup writes (a
+    /// matcher only on the tool events, and only where the agent takes one).
+    pub fn events(self) -> impl Iterator<Item = (&'static str, Option<&'static str>)> {
+        const CLAUDE: [&str; 5] = [
+            "PreToolUse",
+            "PostToolUse",
+            "UserPromptSubmit",
+            "SessionStart",
+            "Stop",
+        ];
+        const GEMINI: [&str; 5] = [
+            "BeforeTool",
+            "AfterTool",
+            "BeforeAgent",
+            "AfterAgent",
+            "SessionStart",
+        ];
+        let (names, tool_matcher) = match self {
+            Style::Claude => (CLAUDE, Some("*")),
+            Style::Qwen => (CLAUDE, Some(".*")),
+            Style::Copilot => (CLAUDE, None),
+            Style::Gemini => (GEMINI, None),
+        };
+        names
+            .into_iter()
+            .map(move |name| (name, tool_matcher.filter(|_| name.ends_with("ToolUse"))))
     }
 
     /// The hook's timeout in the file's unit: one minute.

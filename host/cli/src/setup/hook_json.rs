@@ -120,12 +120,12 @@ pub fn add(
     let mut changed = 0;
     for (event, matcher) in style.events() {
         let groups = events
-            .entry(*event)
+            .entry(event)
             .or_insert_with(|| Value::Array(Vec::new()));
         let Value::Array(groups) = groups else {
             return Err(ShapeError::Field(format!("hooks.{event}"), "an array"));
         };
-        changed += add_to_event(groups, *matcher, style.timeout(), command);
+        changed += add_to_event(groups, matcher, style.timeout(), command);
     }
     Ok(changed)
 }

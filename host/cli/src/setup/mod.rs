@@ -165,6 +165,25 @@ struct Planned {
     notes: Vec<String>,
 }
 
+impl Planned {
+    /// A change to one file.
+    fn one(path: &Path, before: Option<String>, after: Option<String>, summary: String) -> Planned {
+        Planned {
+            changes: vec![FileChange {
+                path: path.to_owned(),
+                before,
+                after,
+            }],
+            summary,
+            notes: Vec::new(),
+        }
+    }
+}
+
+/// LLxprt Code runs hooks only when both of these are `true`.
+pub const LLXPRT_SWITCHES: [(&str, &str); 2] =
+    [("tools", "enableHooks"), ("hooksConfig", "enabled")];
+
 fn plan(
     agent: Agent,
     places: &Places,
@@ -173,7 +192,7 @@ fn plan(
     record: &Record,
 ) -> Result<Planned, SetupError> {
     match agent.wiring(places) {
-        Wiring::Plugin { file } => adapter::plan(agent, &file, command, mode),
+        Wiring::Plugin { file } => adapter::plan(&file, command, mode),
         Wiring::Hooks { file, style } => {
             let mut planned = plan_hooks(agent, &file, style, command, mode, record)?;
             if agent == Agent::Codex {
@@ -272,13 +291,8 @@ fn plan_hooks(
         }
     };
     Ok(Planned {
-        changes: vec![FileChange {
-            path: file.to_owned(),
-            before,
-            after,
-        }],
-        summary,
         notes,
+        ..Planned::one(file, before, after, summary)
     })
 }
 
@@ -286,7 +300,7 @@ fn plan_hooks(
 /// `hooksConfig.enabled` both true; whether either had to be switched on.
 fn switch_on_llxprt(root: &mut Map<String, Value>) -> bool {
     let mut switched = false;
-    for (table, key) in [("tools", "enableHooks"), ("hooksConfig", "enabled")] {
+    for (table, key) in LLXPRT_SWITCHES {
         let entry = root
             .entry(table)
             .or_insert_with(|| Value::Object(Map::new()));

@@ -151,7 +151,7 @@ fn hookhost_hooks(root: &Map<String, Value>) -> Vec<(String, String)> {
 }
 
 fn llxprt_switches(root: &Map<String, Value>, status: &mut Status) {
-    for (table, key) in [("tools", "enableHooks"), ("hooksConfig", "enabled")] {
+    for (table, key) in super::LLXPRT_SWITCHES {
         if root.get(table).and_then(|t| t.get(key)) != Some(&Value::Bool(true)) {
             status.problems.push(format!(
                 "`{table}.{key}` is not true: LLxprt Code runs no hook"
