@@ -93,6 +93,38 @@ fn a_builtin_blocks_from_an_llxprt_file_and_a_claude_file() {
     assert!(reason.contains("destructive"), "{out:?}");
 }
 
+/// A hostile process that overwrites the builtin's file in the cache (same size,
+/// so it is not rewritten) changes nothing: hookhost runs the bytes in its binary.
+#[test]
+fn a_builtin_file_changed_in_the_cache_still_runs_the_builtin() {
+    let p = Project::new();
+    p.settings(json!({"BeforeTool": [{"hooks": [builtin("destructive", json!({}))]}]}));
+    let harmful = json!({"tool_name": "run_shell_command",
+        "tool_input": {"command": "rm -rf /usr/lib"}, "cwd": p.dir()});
+    let first = p.fire("BeforeTool", harmful.clone());
+    assert_eq!(first.code, 2, "{:?} {}", first.out, first.stderr);
+    let dir = p.home().join(".cache/hookhost/builtins");
+    let file = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|f| {
+            f.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("destructive-"))
+        })
+        .unwrap();
+    let size = std::fs::metadata(&file).unwrap().len() as usize;
+    let mut junk = b"\0asm\x0d\0\x01\0".to_vec();
+    junk.resize(size, 0);
+    std::fs::write(&file, &junk).unwrap();
+    let out = p.fire("BeforeTool", harmful);
+    assert_eq!(out.code, 2, "{:?} {}", out.out, out.stderr);
+    assert_eq!(
+        std::fs::read(&file).unwrap(),
+        junk,
+        "the file is not read back"
+    );
+}
+
 #[test]
 fn git_safety_reads_the_projects_branch() {
     let p = Project::new();

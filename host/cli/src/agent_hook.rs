@@ -439,7 +439,12 @@ fn fire(
     let runtime = super::fire_runtime(call.hook_count(&system))?;
     let result = runtime.block_on(call.fire(&system, input));
     runtime.shutdown_background();
-    Ok((result, system.fail_closed()))
+    let fail_closed = system.fail_closed();
+    // A one-shot process: the system's memory goes with it. Dropping it unmaps
+    // every compiled plugin one by one (~3 % of a five-builtin process, perf);
+    // nothing in it has to be flushed or closed.
+    std::mem::forget(system);
+    Ok((result, fail_closed))
 }
 
 fn default_project_dir(input: &Map<String, Value>) -> PathBuf {

@@ -108,6 +108,17 @@ impl Compiled {
     /// the compile cache knows it, maps its artifact without reading it; the error
     /// names the cause (the caller adds the path).
     pub fn load(engine: &Runtime, path: &Path) -> Result<Compiled, PluginLoadError> {
+        // A builtin runs the bytes in this binary, not its file in the cache (which
+        // is for people and tools): nothing on disk can change what it runs, and a
+        // process reads no file to run it.
+        if let Some(b) = crate::builtin::of_materialized(path) {
+            let known = Known {
+                digest: b.sha256(),
+                kind: WasmKind::Component,
+            };
+            let (code, cache) = compile(engine, b.bytes(), known)?;
+            return Compiled::ready(engine, known, code, cache);
+        }
         let (file, stamp) = open_regular(path)?;
         let warm = engine.cache().and_then(|cache| {
             let known = known::recall(cache.dir(), &stamp)?;
@@ -142,6 +153,16 @@ impl Compiled {
                 (known, code, cache)
             }
         };
+        Compiled::ready(engine, known, code, cache)
+    }
+
+    /// Pre-instantiates compiled `code` against the engine's linker.
+    fn ready(
+        engine: &Runtime,
+        known: Known,
+        code: Code,
+        cache: CacheStatus,
+    ) -> Result<Compiled, PluginLoadError> {
         let (entry, ungranted, capability_imports) = match code {
             Code::Component(component) => {
                 let (capabilities, ungranted): (Vec<String>, Vec<String>) = component
@@ -168,7 +189,7 @@ impl Compiled {
                     .collect();
                 let pre = engine
                     .module_linker()
-                    .instantiate_pre(&module)
+                    .and_then(|linker| linker.instantiate_pre(&module))
                     .map_err(PluginLoadError::ModuleImports)?;
                 (Entry::Module(pre), ungranted, Vec::new())
             }

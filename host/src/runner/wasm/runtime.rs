@@ -145,7 +145,9 @@ pub struct Runtime {
     pool_error: Option<EngineError>,
     slots: Arc<Semaphore>,
     component_linker: wasmtime::component::Linker<ComponentState>,
-    module_linker: wasmtime::Linker<ModuleState>,
+    /// Made on first use: most processes load no preview-1 module, and linking
+    /// WASI preview 1 was ~1 % of a `hookhost hook` process with plugins (perf).
+    module_linker: std::sync::OnceLock<wasmtime::Linker<ModuleState>>,
     cache: Option<CompileCache>,
     cache_refused: Option<CacheError>,
 }
@@ -176,7 +178,6 @@ impl Runtime {
         };
         let link_error = |e: wasmtime::Error| engine_failure(EngineError::Link(e));
         let component_linker = component_linker(&engine).map_err(link_error)?;
-        let module_linker = module_linker(&engine).map_err(link_error)?;
         spawn_ticker(&engine);
         let (cache, cache_refused) = match options.cache_dir.clone() {
             Some(dir) => match CompileCache::new(dir, &engine) {
@@ -193,7 +194,7 @@ impl Runtime {
             pool_error,
             slots: Arc::new(Semaphore::new(options.slots.max(1) as usize)),
             component_linker,
-            module_linker,
+            module_linker: std::sync::OnceLock::new(),
             cache,
             cache_refused,
         })
@@ -246,9 +247,13 @@ impl Runtime {
         &self.component_linker
     }
 
-    /// The linker for preview-1 modules.
-    pub fn module_linker(&self) -> &wasmtime::Linker<ModuleState> {
-        &self.module_linker
+    /// The linker for preview-1 modules (made on first use).
+    pub fn module_linker(&self) -> wasmtime::Result<&wasmtime::Linker<ModuleState>> {
+        if let Some(linker) = self.module_linker.get() {
+            return Ok(linker);
+        }
+        let linker = module_linker(&self.engine)?;
+        Ok(self.module_linker.get_or_init(|| linker))
     }
 }
 

@@ -105,15 +105,15 @@ pub(super) fn read(
         hooks_config.enabled,
         hooks_enabled,
     );
-    misspelt(report, "tools", &tools_unknown, &known_keys::<Tools>());
+    misspelt(report, "tools", &tools_unknown, known_keys::<Tools>);
     misspelt(
         report,
         "hooksConfig",
         &config_unknown,
-        &known_keys::<HooksConfig>(),
+        known_keys::<HooksConfig>,
     );
-    misspelt(report, "", unknown, &known_keys::<SettingsFile>());
-    misspelt(report, "serve", &serve_unknown, &known_keys::<Serve>());
+    misspelt(report, "", unknown, known_keys::<SettingsFile>);
+    misspelt(report, "serve", &serve_unknown, known_keys::<Serve>);
     parsed.disabled = disabled(
         report,
         [
@@ -241,7 +241,20 @@ fn limit(report: &mut Report<'_>, at: &str, field: Field<Option<Count>>) -> Opti
 
 /// Keys next to the switches that are probably typos of them
 /// (`tools.enabledHooks`): an error, since the switch they meant is not set.
-fn misspelt(report: &mut Report<'_>, parent: &str, unknown: &[String], known: &[String]) {
+///
+/// The known keys come from the section's schema, generated only when a key is
+/// unknown: generating the settings file's schema was ~5 % of every `hookhost hook`
+/// process (perf, five builtins).
+fn misspelt(
+    report: &mut Report<'_>,
+    parent: &str,
+    unknown: &[String],
+    known: impl FnOnce() -> Vec<String>,
+) {
+    if unknown.is_empty() {
+        return;
+    }
+    let known = known();
     for key in unknown {
         if let Some(meant) = crate::suggest::suggestion(key, known.iter().map(String::as_str)) {
             let at = if parent.is_empty() {
