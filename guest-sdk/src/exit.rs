@@ -21,7 +21,7 @@ mod bindings {
                 import wasi:cli/exit@0.2.12;
             }
         ",
-        path: "../wit",
+        path: "wit",
         world: "hookhost:guest-sdk/exit-only",
         generate_all,
     });

@@ -450,7 +450,7 @@ mod wasi {
                     import wasi:http/outgoing-handler@0.2.12;
                 }
             ",
-            path: "../wit",
+            path: "wit",
             world: "hookhost:guest-sdk-http/http-only",
             generate_all,
         });

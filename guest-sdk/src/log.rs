@@ -70,7 +70,7 @@ mod bindings {
                 import wasi:logging/logging@0.1.0-draft;
             }
         ",
-        path: "../wit",
+        path: "wit",
         world: "hookhost:guest-sdk-log/log-only",
         generate_all,
     });

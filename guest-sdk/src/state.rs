@@ -117,7 +117,7 @@ mod bindings {
                 import wasi:keyvalue/store@0.2.0-draft;
             }
         ",
-        path: "../wit",
+        path: "wit",
         world: "hookhost:guest-sdk-state/state-only",
         generate_all,
     });

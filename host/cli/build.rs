@@ -20,7 +20,10 @@ fn main() {
         .unwrap_or_else(|| "unknown".to_owned());
     println!("cargo:rustc-env=HOOKHOST_COMMIT={commit}");
     println!("cargo:rerun-if-env-changed=HOOKHOST_BUILD_COMMIT");
-    let lock = std::fs::read_to_string("../../Cargo.lock").unwrap_or_default();
+    // The workspace's lock file; in a published package, the package's own.
+    let lock = std::fs::read_to_string("../../Cargo.lock")
+        .or_else(|_| std::fs::read_to_string("Cargo.lock"))
+        .unwrap_or_default();
     let wasmtime = lock
         .split("[[package]]")
         .find(|p| p.contains("\nname = \"wasmtime\"\n"))

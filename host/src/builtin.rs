@@ -45,9 +45,9 @@ macro_rules! builtin {
             name: $name,
             summary: $summary,
             reads: $reads,
-            readme: include_str!(concat!("../../policies/", $name, "/README.md")),
+            readme: include_str!(concat!("../builtins/", $name, ".md")),
             reads_project: $project,
-            bytes: include_bytes!(concat!("../../policies/dist/", $name, ".wasm")),
+            bytes: include_bytes!(concat!("../builtins/dist/", $name, ".wasm")),
             digest: OnceLock::new(),
         }
     };
@@ -88,7 +88,7 @@ pub static BUILTINS: [Builtin; 5] = [
 ];
 
 /// `sha256sum` lines of the committed components.
-const SHA256SUMS: &str = include_str!("../../policies/dist/SHA256SUMS");
+const SHA256SUMS: &str = include_str!("../builtins/dist/SHA256SUMS");
 
 /// The recorded digest of `NAME.wasm`.
 fn recorded_digest(name: &str) -> Option<[u8; 32]> {

@@ -103,6 +103,16 @@ def hookhost_bin() -> str:
     return str(Path(b).resolve())
 
 
+def setup_bin() -> str:
+    """The command `hookhost setup` writes into an agent's file: the running binary itself. Installed
+    from the npm packages, HOOKHOST_BIN is the launcher (node_modules/hookhost/bin/hookhost.js) and
+    the binary is the platform package's, beside it (node_modules/@hookhost/linux-x64/bin/hookhost)."""
+    b = Path(hookhost_bin())
+    if b.suffix == ".js":
+        return str((b.parents[2] / "@hookhost" / "linux-x64" / "bin" / "hookhost").resolve())
+    return str(b)
+
+
 @dataclass
 class Workspace:
     root: Path

@@ -573,8 +573,8 @@ class SetupScenarios:
             return 0
         text = f.read_text()
         if f.suffix == ".js":
-            return int(A.hookhost_bin() in text and '["hook"]' in text)
-        return text.count(f"{A.hookhost_bin()} hook")
+            return int(A.setup_bin() in text and '["hook"]' in text)
+        return text.count(f"{A.setup_bin()} hook")
 
     def setup_run(self, ws, script, tag, **opts) -> A.Run:
         env = {"CODEX_HOME": str(ws.home / ".codex")}

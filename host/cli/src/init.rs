@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use crate::{Failure, Outcome};
 
 /// The example hook `init` installs (the same as `examples/shell/protect-paths.sh`).
-const PROTECT_PATHS: &str = include_str!("../../../examples/shell/protect-paths.sh");
+const PROTECT_PATHS: &str = include_str!("../assets/protect-paths.sh");
 
 const SETTINGS: &str = r#"{
   "tools": { "enableHooks": true },

@@ -163,11 +163,15 @@ fn scaffold(language: &str, dir: &Path, name: &str) -> Result<String, String> {
             path.to_string_lossy().into_owned()
         }
         (Language::Rust, None) => {
+            // The SDK's bindings read the plugin world from its own `wit/`.
             vendored = GUEST_SDK
                 .iter()
                 .chain(SHELL)
-                .chain(WIT)
                 .map(|t| (format!("vendor/{}", t.path), t))
+                .chain(
+                    WIT.iter()
+                        .map(|t| (format!("vendor/hookhost-guest/{}", t.path), t)),
+                )
                 .collect();
             "vendor/hookhost-guest".to_owned()
         }

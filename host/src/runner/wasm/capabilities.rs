@@ -14,7 +14,7 @@ wasmtime::component::bindgen!({
             import wasi:keyvalue/store@0.2.0-draft;
         }
     ",
-    path: "../wit",
+    path: "wit",
     world: "hookhost:host/capabilities",
     with: {
         "wasi:keyvalue/store.bucket": super::keyvalue::BucketHandle,

@@ -1,0 +1,1 @@
+../../../examples/shell/protect-paths.sh
