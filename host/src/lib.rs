@@ -166,7 +166,7 @@ pub use builtin::{
 pub use config::{
     DEFAULT_STATE_MAX_BYTES, Diagnostic, Grants, HostPattern, HostPatternError,
     MAX_STATE_MAX_BYTES, ServeLimits, SettingsFormat, SettingsSource, Severity, SourceKind,
-    StateGrant, is_hookhost_itself, settings_schema,
+    StateGrant, is_hookhost_itself, is_hookhost_program, settings_schema,
 };
 pub use event::{EVENT_COUNT, HookEvent, UnknownEvent};
 pub use listing::{HookListing, ListedEvent, ListedHook, ListedKind};

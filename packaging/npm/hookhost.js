@@ -20,7 +20,10 @@ try {
   console.error(`hookhost: the platform package ${pkg} is not installed (npm install -g ${pkg}, or reinstall hookhost without --no-optional)`);
   process.exit(1);
 }
-const run = spawnSync(binary, process.argv.slice(2), { stdio: "inherit" });
+// HOOKHOST_LAUNCHER: this process is a step of the binary's own, so that a
+// `hookhost hook` run as a hook of hookhost still knows it (host/cli/src/nested.rs).
+const env = { ...process.env, HOOKHOST_LAUNCHER: String(process.pid) };
+const run = spawnSync(binary, process.argv.slice(2), { stdio: "inherit", env });
 if (run.error) {
   console.error(`hookhost: cannot run ${binary}: ${run.error.message}`);
   process.exit(1);

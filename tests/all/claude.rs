@@ -6,7 +6,7 @@
 
 use serde_json::{Value, json};
 
-use crate::common::{Project, Run, run};
+use crate::common::{BIN, Project, Run, repo, run};
 
 /// A python3 Claude hook that records its stdin to `seen.json` and prints `answer`.
 fn recording_hook(p: &Project, name: &str, answer: Value) -> String {
@@ -382,4 +382,72 @@ fn hookhost_hook_does_not_recurse() {
     );
     assert_eq!(run.code, 0);
     assert_eq!(run.stdout_text().trim(), "{}");
+}
+
+/// Installed from npm, `hookhost` is a Node launcher that spawns the binary
+/// (packaging/npm/hookhost.js): one process more between a hookhost and the
+/// `hookhost hook` it runs as a hook of an agent file it reads. Seen: it did not
+/// know it ran inside hookhost and ran itself until the hook timed out.
+#[test]
+fn hookhost_hook_through_the_npm_launcher_does_not_recurse() {
+    if std::process::Command::new("node")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("skipped: no node");
+        return;
+    }
+    let p = Project::new();
+    // The layout `npm install -g` gives: the launcher and the platform package.
+    let modules = p.dir().join("npm/lib/node_modules");
+    let launcher = modules.join("hookhost/bin/hookhost.js");
+    let platform = modules.join("@hookhost/linux-x64");
+    std::fs::create_dir_all(launcher.parent().unwrap()).unwrap();
+    std::fs::create_dir_all(platform.join("bin")).unwrap();
+    std::fs::copy(repo().join("packaging/npm/hookhost.js"), &launcher).unwrap();
+    std::fs::write(
+        platform.join("package.json"),
+        r#"{"name": "@hookhost/linux-x64"}"#,
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(
+        std::fs::canonicalize(BIN).unwrap(),
+        platform.join("bin/hookhost"),
+    )
+    .unwrap();
+    let command = format!("node '{}' hook --codex-settings", launcher.display());
+    p.write(
+        ".codex/hooks.json",
+        json!({"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
+            {"type": "command", "command": "echo '{\"decision\":\"block\",\"reason\":\"no\"}'"},
+            {"type": "command", "command": command, "timeout": 30}
+        ]}]}})
+        .to_string(),
+    );
+    let stdin = json!({"session_id": "s", "turn_id": "t", "transcript_path": null, "cwd": p.dir(),
+        "hook_event_name": "PreToolUse", "model": "m", "permission_mode": "default",
+        "tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "u"});
+    let mut outer = std::process::Command::new("node");
+    outer
+        .arg(&launcher)
+        .args(["hook", "--codex-settings"])
+        .current_dir(p.dir())
+        .env("HOME", p.home())
+        .env_remove("HOOKHOST_ACTIVE")
+        .env_remove("HOOKHOST_LAUNCHER");
+    let started = std::time::Instant::now();
+    let out = run(outer, &serde_json::to_vec(&stdin).unwrap());
+    let text = out.stdout_text();
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(!text.contains("timed out"), "{text}");
+    assert!(
+        text.contains(r#""permissionDecisionReason":"no""#),
+        "{text}"
+    );
+    // The nested run answers at once; the recursion ran into the 30 s timeout.
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(25),
+        "{text}"
+    );
 }

@@ -90,10 +90,16 @@ pub fn is_hookhost_itself(command: &str) -> bool {
     let Some(words) = shlex::split(command) else {
         return false;
     };
-    words.windows(2).any(|w| {
-        std::path::Path::new(&w[0])
-            .file_name()
-            .is_some_and(|n| n == "hookhost")
-            && w[1] == "hook"
-    })
+    words
+        .windows(2)
+        .any(|w| is_hookhost_program(&w[0]) && w[1] == "hook")
+}
+
+/// Whether `program` names hookhost: a `hookhost` binary, or the launcher of its
+/// npm package (`…/node_modules/hookhost/bin/hookhost.js`, what the `hookhost` on
+/// `PATH` resolves to after `npm install -g`).
+pub fn is_hookhost_program(program: &str) -> bool {
+    std::path::Path::new(program)
+        .file_name()
+        .is_some_and(|n| n == "hookhost" || n == "hookhost.js")
 }

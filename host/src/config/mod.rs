@@ -23,7 +23,7 @@ mod source;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-pub use detect::{is_hookhost_itself, missing_program};
+pub use detect::{is_hookhost_itself, is_hookhost_program, missing_program};
 pub use diagnostic::{Diagnostic, Severity};
 pub use discover::{Compat, discover, discovery_locations};
 pub use expand::PROJECT_DIR_VARS;

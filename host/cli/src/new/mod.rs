@@ -9,7 +9,7 @@
 //!
 //! The Rust scaffold depends on `hookhost-guest`, which is not published: a copy
 //! embedded in this binary is vendored into the project (`vendor/hookhost-guest`,
-//! with the plugin world in `vendor/wit`), so the scaffold builds with only the
+//! with the plugin world in its `wit/`), so the scaffold builds with only the
 //! binary (issue 28); `$HOOKHOST_GUEST_SDK` points it at another `guest-sdk/`
 //! instead. The Python and JavaScript scaffolds get a copy of `wit/` (the plugin
 //! world); the Go and C scaffolds get their SDKs (`guest-sdk/go`, a module that
@@ -342,7 +342,11 @@ mod tests {
                     .unwrap()
             );
         }
-        assert!(tmp.path().join("vendor/wit/hook.wit").is_file());
+        assert!(
+            tmp.path()
+                .join("vendor/hookhost-guest/wit/hook.wit")
+                .is_file()
+        );
         // The vendored manifest names the same dependencies as the real one.
         let deps = |text: &str| -> Vec<String> {
             let mut names: Vec<String> = text

@@ -48,8 +48,8 @@ pub fn render(root: &Map<String, Value>) -> String {
 
 /// Whether `command` is the hook setup writes: this binary's own command (whatever
 /// the binary is called: seen, a copy named otherwise got no Codex trust records),
-/// or `<path>/hookhost hook`, nothing more (a user's own `hookhost hook
-/// --fail-closed` is theirs, and stays).
+/// or `<path>/hookhost hook` (or the npm launcher's `<path>/hookhost.js hook`),
+/// nothing more (a user's own `hookhost hook --fail-closed` is theirs, and stays).
 pub fn is_ours(command: &str) -> bool {
     static OWN: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
     if OWN.get_or_init(|| super::hook_command().ok()).as_deref() == Some(command) {
@@ -59,8 +59,7 @@ pub fn is_ours(command: &str) -> bool {
         return false;
     };
     matches!(words.as_slice(), [program, sub]
-        if sub == "hook"
-            && std::path::Path::new(program).file_name().is_some_and(|n| n == "hookhost"))
+        if sub == "hook" && hookhost::is_hookhost_program(program))
 }
 
 /// One of setup's hooks found in a file.
@@ -216,6 +215,9 @@ mod tests {
         assert!(is_ours("/opt/bin/hookhost hook"));
         assert!(is_ours("'/opt/my dir/hookhost' hook"));
         assert!(is_ours("hookhost hook"));
+        assert!(is_ours(
+            "/usr/lib/node_modules/hookhost/bin/hookhost.js hook"
+        ));
         assert!(!is_ours("hookhost hook --fail-closed"));
         assert!(!is_ours("/opt/bin/hookhost-old hook"));
         assert!(!is_ours("hookhost fire BeforeTool"));
