@@ -32,6 +32,12 @@ use hookhost::distribution::fetch::FetchMode;
 pub use args::SettingsArgs;
 use args::{Cli, Command, PluginCommand};
 
+/// musl's allocator is slow under many threads and returns memory eagerly: the
+/// static binary uses mimalloc (glibc builds keep glibc's).
+#[cfg(target_env = "musl")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// The environment variable that sets the log filter (e.g. `HOOKHOST_LOG=debug`).
 pub const LOG_ENV: &str = "HOOKHOST_LOG";
 
