@@ -125,6 +125,43 @@ fn a_builtin_file_changed_in_the_cache_still_runs_the_builtin() {
     );
 }
 
+/// A module named like a builtin's cached file but elsewhere (a hostile repository
+/// naming its own module `destructive-<digest>.wasm`) is the module it holds: its
+/// own digest runs, not the builtin's bytes.
+#[test]
+fn a_file_named_like_a_builtin_elsewhere_is_an_ordinary_module() {
+    let p = Project::new();
+    let builtin = hookhost::find_builtin("destructive").unwrap();
+    let name = format!("destructive-{}.wasm", hex_digest(builtin.bytes()));
+    std::fs::copy(hookhost_tests::ECHO_POLICY, p.dir().join(&name)).unwrap();
+    p.settings(json!({"BeforeTool": [{"hooks": [
+        {"type": "plugin", "path": p.dir().join(&name).to_string_lossy()}
+    ]}]}));
+    let out = p.fire(
+        "BeforeTool",
+        json!({"tool_name": "run_shell_command", "tool_input": {"command": "ls"}, "cwd": p.dir()}),
+    );
+    let digest = out.out["hooks"][0]["pluginDigest"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    let own = std::fs::read(hookhost_tests::ECHO_POLICY).unwrap();
+    assert_eq!(
+        digest,
+        format!("sha256:{}", hex_digest(&own)),
+        "{:?}",
+        out.out
+    );
+}
+
+fn hex_digest(bytes: &[u8]) -> String {
+    use sha2::Digest as _;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 #[test]
 fn git_safety_reads_the_projects_branch() {
     let p = Project::new();
