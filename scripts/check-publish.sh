@@ -18,11 +18,10 @@ cargo clean --quiet --target-dir "$target_dir" \
 # For the same reason cargo unpacks a tarball of the local overlay registry once: the
 # previous run's sources of our crates would be built. Only the overlay's directories
 # (not crates.io's) are touched.
-version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
 for dir in "${CARGO_HOME:-$HOME/.cargo}"/registry/{src,cache}/*; do
   case "$(basename "$dir")" in index.crates.io-*) continue ;; esac
   for crate in hookhost-shell hookhost-guest hookhost hookhost-cli; do
-    rm -rf "$dir/$crate-$version" "$dir/$crate-$version.crate"
+    rm -rf "$dir/$crate"-[0-9]*
   done
 done
 # --allow-dirty: CI and developers run it on a checkout with build outputs beside the sources.

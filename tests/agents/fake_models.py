@@ -101,16 +101,20 @@ def anthropic_done_calls(body) -> int:
     )
 
 
+def as_text(content) -> str:
+    """A tool result's content as the model reads it: a string, the text of its parts, or JSON."""
+    if isinstance(content, list):
+        content = "".join(x.get("text", "") for x in content if isinstance(x, dict))
+    return content if isinstance(content, str) else json.dumps(content)
+
+
 def anthropic_tool_results(body) -> list[str]:
     out = []
     for m in body.get("messages", []):
         if isinstance(m.get("content"), list):
             for c in m["content"]:
                 if c.get("type") == "tool_result":
-                    content = c.get("content")
-                    if isinstance(content, list):
-                        content = "".join(x.get("text", "") for x in content if isinstance(x, dict))
-                    out.append(content if isinstance(content, str) else json.dumps(content))
+                    out.append(as_text(c.get("content")))
     return out
 
 
@@ -145,10 +149,7 @@ def responses_tool_results(body) -> list[str]:
     out = []
     for item in body.get("input", []) if isinstance(body.get("input"), list) else []:
         if item.get("type", "").endswith("_call_output"):
-            o = item.get("output")
-            if isinstance(o, list):
-                o = "".join(x.get("text", "") for x in o if isinstance(x, dict))
-            out.append(o if isinstance(o, str) else json.dumps(o))
+            out.append(as_text(item.get("output")))
     return out
 
 
@@ -161,10 +162,7 @@ def chat_tool_results(body) -> list[str]:
     out = []
     for m in body.get("messages", []):
         if m.get("role") == "tool":
-            c = m.get("content")
-            if isinstance(c, list):
-                c = "".join(x.get("text", "") for x in c if isinstance(x, dict))
-            out.append(c if isinstance(c, str) else json.dumps(c))
+            out.append(as_text(m.get("content")))
     return out
 
 

@@ -64,6 +64,28 @@ class Infra(Exception):
     """The run itself went wrong (timeout, the model never asked): not the behaviour under test."""
 
 
+def check_ran(r: A.Run):
+    """A run that timed out or never asked the model says nothing about hooks: infrastructure."""
+    if r.timed_out:
+        raise Infra(f"timed out\n{r.describe()}")
+    if not r.main_requests():
+        raise Infra(f"the model was never asked\n{r.describe()}")
+
+
+def model_saw(r: A.Run) -> list | None:
+    """The tool results the model was last sent (None: it was never asked)."""
+    return tool_results(r.main_requests()[-1]) if r.main_requests() else None
+
+
+def last_results(r: A.Run) -> list:
+    """The tool results the model was last sent."""
+    return tool_results(r.main_requests()[-1])
+
+
+def last_said(r: A.Run) -> str:
+    return "\n".join(last_results(r))
+
+
 def pending(test):
     """Inside `@unittest.expectedFailure`: prints why the test failed, and turns a failure of
     the run itself (`Infra`) into an unexpected success, which fails the suite — an expected
@@ -147,14 +169,8 @@ class AgentCase(unittest.TestCase):
             h = pool.submit(self.hookhost, defs_for, script_for, **opts)
             runs = n.result(), h.result()
         for r in runs:
-            self.check_run(r)
+            check_ran(r)
         return runs
-
-    def check_run(self, r: A.Run):
-        if r.timed_out:
-            raise Infra(f"timed out\n{r.describe()}")
-        if not r.main_requests():
-            raise Infra(f"the model was never asked\n{r.describe()}")
 
     # ---------------------------------------------------------------- helpers
 
@@ -162,9 +178,6 @@ class AgentCase(unittest.TestCase):
         a = self.agent
         return {"hooks": {a.pre_tool: [a.group([a.hook(policy(ws, mode, arg), **hook_extra)],
                                                 matcher=matcher or a.shell_tool)]}}
-
-    def last_results(self, r: A.Run) -> list:
-        return tool_results(r.main_requests()[-1])
 
     # ---------------------------------------------------------------- scenarios
 
@@ -183,7 +196,7 @@ class AgentCase(unittest.TestCase):
             with self.subTest(r.mode):
                 self.assertFalse(r.ws.marker("ran").exists(), "the call ran (its marker file exists)\n" + r.describe())
                 self.assertEqual(len(calls(r.ws)), 1, r.describe())
-                self.assertIn(DENY, "\n".join(self.last_results(r)), r.describe())
+                self.assertIn(DENY, last_said(r), r.describe())
         return runs
 
     def test_deny_json(self):
@@ -196,8 +209,8 @@ class AgentCase(unittest.TestCase):
 
     def assert_same_deny_text(self, native, hh, mode):
         """Byte identity of what the model saw for the denied call, where it holds."""
-        n = self.normalize(self.last_results(native), native)
-        h = self.normalize(self.last_results(hh), hh)
+        n = self.normalize(last_results(native), native)
+        h = self.normalize(last_results(hh), hh)
         note(f"deny-text-{self.agent.name}-{mode}.json", {"native": n, "hookhost": h})
         expected = self.deny_text_difference(mode, n)
         if expected is None:
@@ -240,10 +253,10 @@ class AgentCase(unittest.TestCase):
         r = self.hookhost(
             lambda ws: {"hooks": {a.pre_tool: [a.group([plugin], matcher=a.shell_tool)]}},
             lambda ws: Script([shell(f"curl -s file:///dev/null | sh; touch {ws.marker('ran')}")]))
-        self.check_run(r)
+        check_ran(r)
         self.assertFalse(r.ws.marker("ran").exists(), "the call ran (its marker file exists)\n" + r.describe())
         self.assertIn("download-guard: a download (`curl`) is piped into `sh`",
-                      "\n".join(self.last_results(r)), r.describe())
+                      last_said(r), r.describe())
 
     def test_builtin_policies_hookhost(self):
         """Issue 38's journey: the five builtin policies ("source": "builtin:NAME", no
@@ -261,11 +274,11 @@ class AgentCase(unittest.TestCase):
                 shell(f"rm -rf /nonexistent-hookhost-guard/x; touch {ws.marker('delete')}"),
                 shell(f"touch {ws.marker('harmless')}"),
             ]))
-        self.check_run(r)
+        check_ran(r)
         self.assertFalse(r.ws.marker("download").exists(), "the download ran\n" + r.describe())
         self.assertFalse(r.ws.marker("delete").exists(), "the delete ran\n" + r.describe())
         self.assertTrue(r.ws.marker("harmless").exists(), "the harmless call did not run\n" + r.describe())
-        said = "\n".join(self.last_results(r))
+        said = last_said(r)
         self.assertIn("remote-exec:", said, r.describe())
         self.assertIn("destructive:", said, r.describe())
 
@@ -285,11 +298,11 @@ class AgentCase(unittest.TestCase):
                 shell(f"git push --force origin main 2>/dev/null; touch {ws.marker('first')}"),
                 shell(f"git push --force origin main 2>/dev/null; touch {ws.marker('second')}"),
             ]))
-        self.check_run(r)
+        check_ran(r)
         self.assertTrue(r.ws.marker("first").exists(), "the first push was stopped\n" + r.describe())
         self.assertFalse(r.ws.marker("second").exists(), "the second push ran\n" + r.describe())
         self.assertIn("push-limit: 1 force push already made in this session; the limit is 1",
-                      "\n".join(self.last_results(r)), r.describe())
+                      last_said(r), r.describe())
 
     def test_rewrite(self):
         runs = self.pair(
@@ -349,10 +362,10 @@ class AgentCase(unittest.TestCase):
 
         r = self.hookhost(defs_for, lambda ws: Script([shell(f"touch {ws.marker('ran')}")]),
                           raw_defs=raw_defs, extra_args=extra_args)
-        self.check_run(r)
+        check_ran(r)
         note(f"visibility-hookhost-{a.name}-{tag}.json",
              {"stdout": r.stdout, "stderr": r.stderr, "rc": r.returncode,
-              "model_saw": self.last_results(r) if r.main_requests() else None,
+              "model_saw": model_saw(r),
               "ran": r.ws.marker("ran").exists()})
         return r
 
@@ -369,7 +382,7 @@ class AgentCase(unittest.TestCase):
     def test_visibility_missing_plugin_fail_closed(self):
         r = self.failing_hookhost("missing-plugin-fail-closed", extra_args="--fail-closed")
         self.assertFalse(r.ws.marker("ran").exists(), "the call ran (its marker file exists)\n" + r.describe())
-        self.assertIn("missing.wasm", "\n".join(self.last_results(r)), r.describe())
+        self.assertIn("missing.wasm", last_said(r), r.describe())
 
     def assert_failure_visible(self, r, needle):
         """What the user can see of a hookhost that failed; per agent."""
@@ -379,10 +392,10 @@ class AgentCase(unittest.TestCase):
         a = self.agent
         r = self.native(lambda ws: self.pre(ws, mode, arg),
                         lambda ws: Script([shell(f"touch {ws.marker('ran')}")]))
-        self.check_run(r)
+        check_ran(r)
         note(f"visibility-native-{a.name}-{mode}.json",
              {"stdout": r.stdout, "stderr": r.stderr, "rc": r.returncode,
-              "model_saw": self.last_results(r) if r.main_requests() else None,
+              "model_saw": model_saw(r),
               "ran": r.ws.marker("ran").exists()})
         return r
 
@@ -399,7 +412,7 @@ class AgentCase(unittest.TestCase):
     def test_native_visibility_exit2(self):
         r = self.native_visibility("fail2", "STDERR-iii-5a7b")
         self.assertFalse(r.ws.marker("ran").exists(), "the call ran (its marker file exists)\n" + r.describe())
-        self.assertIn("STDERR-iii-5a7b", "\n".join(self.last_results(r)), r.describe())
+        self.assertIn("STDERR-iii-5a7b", last_said(r), r.describe())
         self.assert_native_exit2(r, "STDERR-iii-5a7b")
 
     # ------------------------------------------------------- what a hook receives
@@ -438,7 +451,7 @@ class NewKeys:
 
     def side(self, mode, defs_for, script_for, **opts) -> A.Run:
         r = (self.native if mode == "native" else self.hookhost)(defs_for, script_for, **opts)
-        self.check_run(r)
+        check_ran(r)
         return r
 
     # -- `if` on a deny hook: `echo free` runs, `echo guarded` is denied
@@ -456,7 +469,7 @@ class NewKeys:
         self.assertFalse(r.ws.marker("guarded").exists(), "echo guarded ran\n" + r.describe())
         self.assertEqual([c["tool_input"]["command"].split()[1] for c in calls(r.ws)],
                          ["guarded"], r.describe())
-        self.assertIn(DENY, "\n".join(self.last_results(r)), r.describe())
+        self.assertIn(DENY, last_said(r), r.describe())
 
     def test_if_deny_native(self):
         self.if_deny("native")
@@ -477,7 +490,7 @@ class NewKeys:
         r = self.side(mode, *self.exec_form_parts())
         self.assertFalse(r.ws.marker("ran").exists(), "the call ran (its marker file exists)\n" + r.describe())
         self.assertEqual(len(calls(r.ws)), 1, r.describe())
-        self.assertIn(DENY, "\n".join(self.last_results(r)), r.describe())
+        self.assertIn(DENY, last_said(r), r.describe())
 
     def test_exec_form_native(self):
         self.exec_form("native")
@@ -581,16 +594,9 @@ class SetupScenarios:
         r = A.run(self.agent, script, {}, ws, tag, user_like=True, env=env, **opts)
         note(f"setup-{self.agent.name}-{tag}.json",
              {"seconds": round(r.seconds, 1), "rc": r.returncode, "argv": r.argv,
-              "model_saw": tool_results(r.main_requests()[-1]) if r.main_requests() else None,
-              "stdout": r.stdout[-3000:], "stderr": r.stderr[-3000:]})
-        if r.timed_out:
-            raise Infra(f"timed out\n{r.describe()}")
-        if not r.main_requests():
-            raise Infra(f"the model was never asked\n{r.describe()}")
+              "model_saw": model_saw(r), "stdout": r.stdout[-3000:], "stderr": r.stderr[-3000:]})
+        check_ran(r)
         return r
-
-    def said_last(self, r) -> str:
-        return "\n".join(tool_results(r.main_requests()[-1]))
 
     def harmful_script(self, ws, tag="destroyed"):
         return Script([shell(f"{HARMFUL_RM.format(os.getpid())}; touch {ws.marker(tag)}"),
@@ -607,7 +613,7 @@ class SetupScenarios:
         r = self.setup_run(ws, self.harmful_script(ws), "setup-deny")
         self.assertFalse(ws.marker("destroyed").exists(), "the rm -rf ran\n" + r.describe())
         self.assertFalse(ws.marker("forbidden").exists(), "the forbidden call ran\n" + r.describe())
-        said = "\n".join(tool_results(r.main_requests()[-1]))
+        said = last_said(r)
         self.assertIn("destructive: outside-project", said, r.describe())
         self.assertIn(DENYIF, said, r.describe())
         # the agent's own configuration (prepare merges) left setup's hooks in place
@@ -727,7 +733,7 @@ class ClaudeTests(SetupScenarios, NewKeys, AgentCase):
         self.assertTrue(text not in r.model_text(), r.describe())
 
     def assert_native_exit2(self, r, text):
-        self.assertRegex(self.last_results(r)[0],
+        self.assertRegex(last_results(r)[0],
                          r"^PreToolUse:Bash hook error: \[python3 [^\]]*\]: " + text)
         result = [e for e in r.events if e.get("type") == "result"][-1]
         self.assertEqual([d["tool_name"] for d in result["permission_denials"]], ["Bash"])
@@ -858,7 +864,7 @@ class GeminiTests(SetupScenarios, AgentCase):
         self.assertEqual(results[0]["status"], "error")
         self.assertEqual(results[0]["error"], {"type": "policy_violation",
                                                "message": f"Tool execution blocked: {text}"})
-        self.assertEqual(self.last_results(r), [json.dumps({"error": f"Tool execution blocked: {text}"})])
+        self.assertEqual(last_results(r), [json.dumps({"error": f"Tool execution blocked: {text}"})])
 
     def check_probe(self, native):
         for name in ("GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "GEMINI_SESSION_ID", "GEMINI_CWD"):
@@ -891,7 +897,7 @@ class CodexTests(SetupScenarios, NewKeys, AgentCase):
         self.assertTrue(text not in r.model_text(), r.describe())
 
     def assert_native_exit2(self, r, text):
-        self.assertRegex(self.last_results(r)[0],
+        self.assertRegex(last_results(r)[0],
                          f"^Command blocked by PreToolUse hook: {text}. Command: touch ")
         # not in the JSON events (no command_execution item at all), only in Codex's log
         self.assertTrue(text not in r.stdout, r.describe())
@@ -937,14 +943,14 @@ class CodexTests(SetupScenarios, NewKeys, AgentCase):
             hh = pool.submit(hookhost_run)
             trusted, untrusted, hh = trusted.result(), untrusted.result(), hh.result()
         for r in (trusted, untrusted, hh):
-            self.check_run(r)
+            check_ran(r)
         self.assertFalse(trusted.ws.marker("ran").exists(), trusted.describe())
         self.assertTrue(untrusted.ws.marker("ran").exists(), untrusted.describe())
         self.assertEqual(calls(untrusted.ws), [])
         self.assertFalse(hh.ws.marker("ran").exists(), hh.describe())
         self.assertEqual(len(calls(hh.ws)), 1, hh.describe())
-        self.assertEqual(self.normalize(self.last_results(trusted), trusted),
-                         self.normalize(self.last_results(hh), hh))
+        self.assertEqual(self.normalize(last_results(trusted), trusted),
+                         self.normalize(last_results(hh), hh))
 
     # -- `hookhost setup codex` writes the trust records Codex needs; without them Codex
     #    skips the hook silently
@@ -976,7 +982,7 @@ class CodexTests(SetupScenarios, NewKeys, AgentCase):
         r = self.setup_run(ws, self.harmful_script(ws), "trusted")
         self.assertFalse(ws.marker("destroyed").exists(), "the rm -rf ran after setup\n" + r.describe())
         self.assertFalse(ws.marker("forbidden").exists(), "the forbidden call ran after setup\n" + r.describe())
-        said = self.said_last(r)
+        said = last_said(r)
         self.assertIn("destructive: outside-project", said, r.describe())
         self.assertIn(DENYIF, said, r.describe())
 
@@ -1029,16 +1035,9 @@ class SmokeCase(unittest.TestCase):
         r = A.run(self.agent, script_for(ws), settings_for(ws), ws, tag, **opts)
         note(f"smoke-{self.agent.name}-{tag}.json",
              {"seconds": round(time.time() - started, 1), "rc": r.returncode,
-              "model_saw": tool_results(r.main_requests()[-1]) if r.main_requests() else None,
-              "stderr": r.stderr[-3000:]})
-        if r.timed_out:
-            raise Infra(f"timed out\n{r.describe()}")
-        if not r.main_requests():
-            raise Infra(f"the model was never asked\n{r.describe()}")
+              "model_saw": model_saw(r), "stderr": r.stderr[-3000:]})
+        check_ran(r)
         return r
-
-    def said(self, r) -> str:
-        return "\n".join(tool_results(r.main_requests()[-1]))
 
     def touch(self, ws):
         return Script([shell(f"touch {ws.marker('ran')}")])
@@ -1051,7 +1050,7 @@ class SmokeCase(unittest.TestCase):
     def assert_denied(self, r, text=DENY, calls_expected=1):
         self.assertFalse(r.ws.marker("ran").exists(), "the call ran (its marker file exists)\n" + r.describe())
         self.assertEqual(len(calls(r.ws)), calls_expected, r.describe())
-        self.assertIn(text, self.said(r), r.describe())
+        self.assertIn(text, last_said(r), r.describe())
 
 
 class CopilotTests(SetupScenarios, SmokeCase):
@@ -1064,7 +1063,7 @@ class CopilotTests(SetupScenarios, SmokeCase):
     def test_deny_own_format(self):
         r = self.go(lambda ws: self.own(ws, "denyflat"), self.touch, "own-deny")
         self.assert_denied(r)
-        self.assertEqual(self.said(r), f"Denied by preToolUse hook: {DENY}")
+        self.assertEqual(last_said(r), f"Denied by preToolUse hook: {DENY}")
         self.assertEqual(calls(r.ws)[0]["tool_name"], "bash")
 
     def test_deny_claude_format(self):
@@ -1075,7 +1074,7 @@ class CopilotTests(SetupScenarios, SmokeCase):
     def test_exit2_denies_without_its_reason(self):
         r = self.go(lambda ws: self.own(ws, "deny2"), self.touch, "own-exit2")
         self.assert_denied(r, "Denied by preToolUse hook: hook exited with code 2")
-        self.assertNotIn(DENY, self.said(r), "Copilot now passes exit 2's stderr on")
+        self.assertNotIn(DENY, last_said(r), "Copilot now passes exit 2's stderr on")
 
     def test_failing_hook_denies(self):
         r = self.go(lambda ws: self.own(ws, "fail1"), self.touch, "own-fail1")
@@ -1089,7 +1088,7 @@ class QwenTests(SetupScenarios, SmokeCase):
     def test_deny_json(self):
         r = self.go(lambda ws: self.claude_pre(ws, "denyjson"), self.touch, "deny-json")
         self.assert_denied(r)
-        self.assertEqual(self.said(r), DENY)
+        self.assertEqual(last_said(r), DENY)
         self.assertEqual(calls(r.ws)[0]["tool_name"], "run_shell_command")
 
     def test_deny_exit2_alias_matcher(self):
@@ -1143,7 +1142,7 @@ class OpencodeTests(SetupScenarios, SmokeCase):
         r = self.go(self.adapter, self.touch, "adapter-deny",
                     setup=self.hookhost_settings(NO_SHELL), env={"HOOKHOST_BIN": A.hookhost_bin()})
         self.assertFalse(r.ws.marker("ran").exists(), r.describe())
-        self.assertEqual(self.said(r), "NO-SHELL", r.describe())
+        self.assertEqual(last_said(r), "NO-SHELL", r.describe())
 
     def test_adapter_maps_write(self):
         """opencode's `write` {filePath, content} reaches hookhost's hooks as write_file with
@@ -1159,7 +1158,7 @@ class OpencodeTests(SetupScenarios, SmokeCase):
         self.assertFalse(target.exists(), r.describe())
         self.assertEqual([(c["tool_name"], c["tool_input"]) for c in calls(r.ws)],
                          [("write_file", {"file_path": str(target), "content": "x\n"})])
-        self.assertIn(DENY, self.said(r), r.describe())
+        self.assertIn(DENY, last_said(r), r.describe())
 
     def test_adapter_fails_open_visibly(self):
         r = self.go(self.adapter, self.touch, "adapter-missing",

@@ -156,10 +156,7 @@ fn a_file_named_like_a_builtin_elsewhere_is_an_ordinary_module() {
 
 fn hex_digest(bytes: &[u8]) -> String {
     use sha2::Digest as _;
-    sha2::Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    hex::encode(sha2::Sha256::digest(bytes))
 }
 
 #[test]
