@@ -112,8 +112,9 @@ def note(name: str, obj):
     (FINDINGS / name).write_text(json.dumps(obj, indent=1, sort_keys=True))
 
 
-class AgentCase(unittest.TestCase):
-    """One agent's scenarios; subclasses set `agent`."""
+class AgentTestCase(unittest.TestCase):
+    """Tests of one agent (subclasses set `agent`): the agent and hookhost must be there, and
+    each test's workspaces are removed after it (unless KEEP)."""
 
     agent: A.Agent = None
     maxDiff = None
@@ -147,6 +148,10 @@ class AgentCase(unittest.TestCase):
         w = A.workspace(f"{self.agent.name}-{tag}")
         self.workspaces.append(w)
         return w
+
+
+class AgentCase(AgentTestCase):
+    """One agent's scenarios, each run natively and through hookhost."""
 
     def native(self, defs_for, script_for, **opts) -> A.Run:
         ws = self.ws("native")
@@ -1009,26 +1014,13 @@ class CodexTests(SetupScenarios, NewKeys, AgentCase):
 
 # ====================================================================== smoke: the newer agents
 
-class SmokeCase(unittest.TestCase):
+class SmokeCase(AgentTestCase):
     """One run per test, the agent's own hook wired by hand (or, for opencode and Kilo, the
     adapter plugin `hookhost setup` installs): a deny stops the shell call and its reason
     reaches the model. Scenarios wired with `hookhost setup` come later."""
 
-    agent: A.Agent = None
-    maxDiff = None
-    setUpClass = classmethod(AgentCase.setUpClass.__func__)
-
-    def setUp(self):
-        self.workspaces = []
-
-    def tearDown(self):
-        if not KEEP:
-            for ws in self.workspaces:
-                A.remove(ws)
-
     def go(self, settings_for, script_for, tag="smoke", setup=None, **opts) -> A.Run:
-        ws = A.workspace(f"{self.agent.name}-{tag}")
-        self.workspaces.append(ws)
+        ws = self.ws(tag)
         if setup:
             setup(ws)
         started = time.time()
