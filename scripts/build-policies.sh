@@ -37,7 +37,8 @@ if [ "$check" = 1 ]; then
   trap 'rm -rf "$out"' EXIT
 fi
 mkdir -p "$out"
-names="destructive remote-exec secrets git-safety protected-paths"
+# pack: the five in one component, what `builtin:NAME` hooks run (host/src/builtin.rs).
+names="destructive remote-exec secrets git-safety protected-paths pack"
 for name in $names; do
   cp "$CARGO_TARGET_DIR/wasm32-wasip2/release/$name.wasm" "$out/$name.wasm"
 done

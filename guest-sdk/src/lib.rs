@@ -217,9 +217,22 @@ where
         Err(e) => return failed(format!("hook input is not a valid event JSON object: {e}")),
     };
     let event = input.event_name().to_owned();
-    let mut output = match handler(input) {
+    answer(&event, handler(input))
+}
+
+/// The outcome of a handler's `result` on an event named `event`: what
+/// [`handle`] does after parsing the input. For a program that answers for
+/// several handlers from one parse of its input (hookhost's builtin pack).
+pub fn answer<E: Display>(event: &str, result: Result<HookOutput, E>) -> Outcome {
+    let mut output = match result {
         Ok(output) => output,
-        Err(e) => return failed(format!("hook failed: {e}")),
+        Err(e) => {
+            return Outcome {
+                stdout: String::new(),
+                stderr: format!("hook failed: {e}\n"),
+                exit_code: EXIT_FAILED,
+            };
+        }
     };
     // The spec's event-specific outputs carry `hookEventName`; filling it here
     // spares every handler from repeating the event it was called for.
@@ -227,7 +240,7 @@ where
         && !event.is_empty()
         && !specific.contains_key("hookEventName")
     {
-        specific.insert("hookEventName".to_owned(), Value::String(event));
+        specific.insert("hookEventName".to_owned(), Value::String(event.to_owned()));
     }
     Outcome {
         stdout: format!("{}\n", output.to_json()),

@@ -10,8 +10,19 @@
 //! A builtin runs as an ordinary plugin hook: the settings check writes its bytes
 //! once into the cache (`builtins/NAME-SHA256.wasm`, content-addressed) and pins
 //! their SHA-256, so trust, the compile cache and `check` treat it like a module
-//! on disk. What runs is the bytes in the binary, never that file
+//! on disk. What runs is bytes in the binary, never that file
 //! ([`of_materialized`]): a file someone changed there changes nothing.
+//!
+//! **The pack.** What runs is not `NAME.wasm` but the [`PACK`]: one component
+//! built from the same sources (`policies/pack`), holding the five policies, told
+//! which to run by its arguments (`NAME COUNT ARGS…` per policy). One compiled
+//! artifact serves every builtin hook (one load, one cold compile), and several
+//! builtin hooks of one call run in one instance of it
+//! ([`crate::runner::wasm::together`]): five separate instances cost a call about
+//! five times one (docs/PERFORMANCE.md, "Builtin policies"). `NAME.wasm` stays the
+//! policy's identity — its digest is what `policy list` shows, a `sha256` pin
+//! names and `plugin push` publishes — and runs exactly as the pack runs it (the
+//! same library code, `policies/NAME/src/lib.rs`, in both).
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -86,6 +97,38 @@ pub static BUILTINS: [Builtin; 5] = [
         false
     ),
 ];
+
+/// The five policies in one component: what every builtin hook runs.
+pub static PACK: Pack = Pack {
+    bytes: include_bytes!("../builtins/dist/pack.wasm"),
+    digest: OnceLock::new(),
+};
+
+/// The component that runs the builtins ([`PACK`]).
+#[derive(Debug)]
+pub struct Pack {
+    bytes: &'static [u8],
+    digest: OnceLock<[u8; 32]>,
+}
+
+impl Pack {
+    /// The component's bytes.
+    pub fn bytes(&self) -> &'static [u8] {
+        self.bytes
+    }
+
+    /// The SHA-256 of its bytes (recorded at build time, like a builtin's).
+    pub fn sha256(&self) -> [u8; 32] {
+        *self.digest.get_or_init(|| {
+            recorded_digest("pack").unwrap_or_else(|| Sha256::digest(self.bytes).into())
+        })
+    }
+
+    /// `sha256:HEX`.
+    pub fn digest(&self) -> String {
+        format!("sha256:{}", hex::encode(self.sha256()))
+    }
+}
 
 /// `sha256sum` lines of the committed components.
 const SHA256SUMS: &str = include_str!("../builtins/dist/SHA256SUMS");
@@ -252,6 +295,9 @@ mod tests {
             );
             assert_eq!(b.sha256(), b.computed_sha256());
         }
+        let pack: [u8; 32] = Sha256::digest(PACK.bytes()).into();
+        assert_eq!(recorded_digest("pack"), Some(pack));
+        assert_eq!(&PACK.bytes()[..4], b"\0asm");
     }
 
     #[test]

@@ -160,7 +160,8 @@ mod text;
 mod trace;
 
 pub use builtin::{
-    BUILTINS, Builtin, BuiltinError, SCHEME as BUILTIN_SCHEME, cache_dir as builtin_cache_dir,
+    BUILTINS, Builtin, BuiltinError, PACK as BUILTIN_PACK, Pack as BuiltinPack,
+    SCHEME as BUILTIN_SCHEME, cache_dir as builtin_cache_dir,
     find as find_builtin,
 };
 pub use config::{

@@ -58,7 +58,7 @@ pub use ast::{
 };
 pub use expand::{MAX_BRACE_WORDS, ansi_c_escape, brace_expand};
 pub use kinds::{is_downloader, is_interpreter, is_shell};
-pub use runs::{Invocation, Reading, read};
+pub use runs::{Invocation, Reading, read, read_parsed};
 
 /// How deeply commands may nest (subshells, substitutions, compound commands,
 /// nested scripts) before the parse stops and sets

@@ -109,9 +109,14 @@ impl Reading {
 
 /// Reads `command`: see the [module documentation](self).
 pub fn read(command: &str) -> Reading {
-    let parsed = parse(command);
+    read_parsed(&parse(command))
+}
+
+/// Reads a command already parsed with [`parse`]: the same as [`read`] of its
+/// text, for a caller that needs both (no second parse).
+pub fn read_parsed(parsed: &ShellCommand) -> Reading {
     let mut reading = Reading::default();
-    walk(&parsed, &mut reading);
+    walk(parsed, &mut reading);
     reading
 }
 

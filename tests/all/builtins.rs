@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use crate::common::{Project, claude_deny_reason, repo};
 
 /// A plugin hook switching `name` on, with `extra` keys.
-fn builtin(name: &str, extra: Value) -> Value {
+pub(crate) fn builtin(name: &str, extra: Value) -> Value {
     let mut hook = json!({"type": "plugin", "source": format!("builtin:{name}")});
     if let (Some(hook), Some(extra)) = (hook.as_object_mut(), extra.as_object()) {
         hook.extend(extra.clone());
@@ -42,7 +42,10 @@ fn policy_list_and_show_name_every_builtin() {
     ] {
         assert!(text.contains(name), "{name}: {text}");
     }
-    assert_eq!(text.matches("sha256:").count(), 5, "{text}");
+    // Each builtin's own digest, and the pack's that runs them all.
+    assert_eq!(text.matches("sha256:").count(), 6, "{text}");
+    let pack = std::fs::read(repo().join("policies/dist/pack.wasm")).unwrap();
+    assert!(text.contains(&hex_digest(&pack)), "{text}");
     let mut show = p.command();
     show.args(["policy", "show", "git-safety"]);
     let out = crate::common::run(show, b"");
@@ -224,19 +227,19 @@ fn a_wrong_builtin_is_a_load_error_naming_the_key() {
 }
 
 /// One corpus case.
-struct Case {
-    line: String,
-    policy: String,
-    dialect: String,
-    tool: Value,
-    input: Value,
-    cwd: Value,
-    args: Vec<String>,
-    branch: Option<String>,
-    block: bool,
+pub(crate) struct Case {
+    pub line: String,
+    pub policy: String,
+    pub dialect: String,
+    pub tool: Value,
+    pub input: Value,
+    pub cwd: Value,
+    pub args: Vec<String>,
+    pub branch: Option<String>,
+    pub block: bool,
 }
 
-fn corpus() -> Vec<Case> {
+pub(crate) fn corpus() -> Vec<Case> {
     let dir = repo().join("policies/corpus");
     let mut cases = Vec::new();
     for entry in std::fs::read_dir(&dir).unwrap() {

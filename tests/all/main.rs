@@ -12,6 +12,7 @@ mod agent_dialects;
 mod aggregation;
 mod authoring;
 mod builtins;
+mod builtins_together;
 mod capabilities;
 mod chaining;
 mod check;

@@ -1,7 +1,8 @@
 //! `builtins/*`: the five builtin policies (`"source": "builtin:NAME"`) on one
 //! `BeforeTool` shell call, through `HookSystem::fire` with the engine warm — what
-//! they cost a call in `serve` (issue 38's bar: ≤ 150 µs for the five together) —
-//! beside one builtin alone and no hook at all.
+//! they cost a call in `serve` (issue 38's bar: ≤ 150 µs for the five together;
+//! they share one instance of the pack) — beside one builtin, each builtin alone
+//! (`alone/NAME`), and no hook at all.
 
 use criterion::{BatchSize, Criterion};
 use hookhost::HookEvent;
@@ -46,14 +47,29 @@ pub fn builtins(c: &mut Criterion) {
     );
     let one = system("builtins-one.json", vec![hook("destructive")]);
     let none = system("builtins-none.json", Vec::new());
+    let each: Vec<_> = NAMES
+        .iter()
+        .map(|n| (*n, system(&format!("builtins-{n}.json"), vec![hook(n)])))
+        .collect();
     let result = rt.block_on(five.fire(HookEvent::BeforeTool, input.clone()));
     assert_eq!(result.executions.len(), 5, "{:?}", result.errors);
     assert!(!result.is_blocked(), "{:?}", result.block_reason());
+    // Fuel is counted per instance: none of its own means the five shared one.
+    assert!(result.executions.iter().all(|e| e.fuel_used.is_none()));
 
     let mut group = c.benchmark_group(format!("builtins{}", backtrace_tag()));
     configure(&mut group, false);
     for (name, system) in [("five", &five), ("one", &one), ("none", &none)] {
         group.bench_function(name, |b| {
+            b.to_async(&rt).iter_batched(
+                || input.clone(),
+                |input| system.fire(HookEvent::BeforeTool, input),
+                BatchSize::SmallInput,
+            )
+        });
+    }
+    for (name, system) in &each {
+        group.bench_function(format!("alone/{name}"), |b| {
             b.to_async(&rt).iter_batched(
                 || input.clone(),
                 |input| system.fire(HookEvent::BeforeTool, input),

@@ -29,7 +29,12 @@ pub fn run(command: &PolicyCommand) -> Outcome {
                 out += &format!("{:<16} {}  ({} bytes)\n", "", b.digest(), b.bytes().len());
                 out += &format!("{:<16} reads {}\n", "", b.reads);
             }
-            out += "\nswitch one on: a plugin hook with \"source\": \"builtin:NAME\" \
+            out += &format!(
+                "\nall five run in one component, the pack ({}): several builtin hooks \
+                 of one call run in one instance of it\n",
+                hookhost::BUILTIN_PACK.digest()
+            );
+            out += "switch one on: a plugin hook with \"source\": \"builtin:NAME\" \
                     (`hookhost policy show NAME` has the settings)\n";
             crate::write_stdout(&out);
             Ok(ExitCode::SUCCESS)
@@ -38,9 +43,10 @@ pub fn run(command: &PolicyCommand) -> Outcome {
             let b =
                 hookhost::find_builtin(name).map_err(|e| Failure::of("policy", e.to_string()))?;
             crate::write_stdout(&format!(
-                "{}\n\n## Switch it on\n\ndigest {}; reads {}\n\n{}\n",
+                "{}\n\n## Switch it on\n\ndigest {} (runs in the builtin pack, {}); reads {}\n\n{}\n",
                 b.readme.trim_end(),
                 b.digest(),
+                hookhost::BUILTIN_PACK.digest(),
                 b.reads,
                 example(b.name)
             ));

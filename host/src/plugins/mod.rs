@@ -25,7 +25,7 @@ use without_wasm as imp;
 
 use std::path::Path;
 
-pub use imp::{EngineOptions, Plugin, WasmEngine, report, resolve_entries};
+pub use imp::{EngineOptions, Plugin, WasmEngine, report, resolve_entries, run_together};
 
 use crate::config::{Diagnostic, HookEntry, HookKind, PluginConfig};
 use crate::runner::{HookFailure, LoadError, Runner};

@@ -9,7 +9,7 @@ use crate::config::{Diagnostic, HookEntry, PluginConfig};
 use crate::runner::{HookFailure, LoadError, Runner};
 
 pub use super::resolve::resolve_entries;
-pub use crate::runner::wasm::{EngineOptions, Plugin, WasmEngine};
+pub use crate::runner::wasm::{EngineOptions, Plugin, WasmEngine, run_together};
 
 /// Creates the engine for `plugins` (none when hooks are off) and loads their files.
 pub fn engine(

@@ -36,6 +36,19 @@ impl Plugin {
     ) -> RawOutcome {
         match *self {}
     }
+
+    pub fn runs_with(&self, _other: &Plugin) -> bool {
+        match *self {}
+    }
+}
+
+pub async fn run_together(
+    plugins: &[&Plugin],
+    _input: Arc<[u8]>,
+    _timeout: Duration,
+    _ctx: &RunContext,
+) -> Vec<RawOutcome> {
+    plugins.iter().map(|p| match **p {}).collect()
 }
 
 /// `source` plugins need the module store, which comes with the feature: their

@@ -15,6 +15,9 @@
 //! CPU-bound batch is shared by whichever workers are free — one wake-up per
 //! helper, and none when the helper finds the work already taken.
 //!
+//! Builtin hooks that may share an instance of the pack are one *job*
+//! ([`crate::plugins::run_together`]): claimed, run and reported together.
+//!
 //! Dropping the fire drops what the firing task runs and aborts the helpers (their
 //! pending hooks are dropped, command hooks' process groups killed). A hook that
 //! panics is caught where it is polled and reported as that hook's failure; the
@@ -27,37 +30,89 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::task::Poll;
 
-use crate::runner::{HookExecutionResult, HookFailure, RawOutcome, RunContext, RunnableHook};
+use crate::runner::{HookExecutionResult, HookFailure, RawOutcome, RunContext, RunnableHook, Runner};
 
-/// The hooks of one parallel fire, their inputs, and the next one to claim.
+/// The hooks of one parallel fire, their inputs, the jobs they make (the hooks
+/// each runs, most one hook) and the next job to claim.
 struct Batch {
     hooks: Vec<Arc<RunnableHook>>,
     inputs: Vec<Arc<[u8]>>,
     ctx: Arc<RunContext>,
+    jobs: Vec<Vec<usize>>,
     next: AtomicUsize,
 }
 
-type Running = Pin<Box<dyn Future<Output = HookExecutionResult> + Send>>;
+type Done = Vec<(usize, HookExecutionResult)>;
+type Running = Pin<Box<dyn Future<Output = Done> + Send>>;
 
 impl Batch {
     fn claim(&self) -> Option<usize> {
-        let i = self.next.fetch_add(1, Ordering::Relaxed);
-        (i < self.hooks.len()).then_some(i)
+        let j = self.next.fetch_add(1, Ordering::Relaxed);
+        (j < self.jobs.len()).then_some(j)
     }
 
-    fn start(self: &Arc<Self>, i: usize) -> Running {
+    fn start(self: &Arc<Self>, j: usize) -> Running {
         let batch = Arc::clone(self);
         Box::pin(async move {
-            let input = Arc::clone(&batch.inputs[i]);
-            batch.hooks[i].execute(input, &batch.ctx).await
+            let job = &batch.jobs[j];
+            let input = Arc::clone(&batch.inputs[job[0]]);
+            let plugins: Vec<&crate::plugins::Plugin> = job
+                .iter()
+                .filter_map(|&i| match &batch.hooks[i].runner {
+                    Runner::Plugin(plugin) => Some(&**plugin),
+                    _ => None,
+                })
+                .collect();
+            if job.len() < 2 || plugins.len() != job.len() {
+                let i = job[0];
+                return vec![(i, batch.hooks[i].execute(input, &batch.ctx).await)];
+            }
+            let timeout = batch.hooks[job[0]].entry.spec.timeout;
+            let outcomes =
+                crate::plugins::run_together(&plugins, input, timeout, &batch.ctx).await;
+            job.iter()
+                .zip(outcomes)
+                .map(|(&i, raw)| (i, batch.hooks[i].settle(raw)))
+                .collect()
         })
     }
 
-    fn panicked(&self, i: usize) -> HookExecutionResult {
-        self.hooks[i].settle(RawOutcome::failed(HookFailure::Trap(
-            "the hook panicked".into(),
-        )))
+    fn panicked(&self, j: usize) -> Done {
+        self.jobs[j].iter().map(|&i| (i, self.panicked_hook(i))).collect()
     }
+
+    fn panicked_hook(&self, i: usize) -> HookExecutionResult {
+        let raw = RawOutcome::failed(HookFailure::Trap("the hook panicked".into()));
+        self.hooks[i].settle(raw)
+    }
+}
+
+/// The jobs of a batch: each builtin hook joins the first job of builtins it may
+/// share an instance with (same input, same timeout, [`runs_with`]); every other
+/// hook is a job of its own.
+///
+/// [`runs_with`]: crate::plugins::Plugin::runs_with
+fn jobs(hooks: &[Arc<RunnableHook>], inputs: &[Arc<[u8]>]) -> Vec<Vec<usize>> {
+    let plugin = |i: usize| match &hooks[i].runner {
+        Runner::Plugin(plugin) => Some(plugin),
+        _ => None,
+    };
+    let mut jobs: Vec<Vec<usize>> = Vec::with_capacity(hooks.len());
+    for i in 0..hooks.len() {
+        let joins = plugin(i).and_then(|p| {
+            jobs.iter().position(|job| {
+                let first = job[0];
+                plugin(first).is_some_and(|q| q.runs_with(p))
+                    && Arc::ptr_eq(&inputs[first], &inputs[i])
+                    && hooks[first].entry.spec.timeout == hooks[i].entry.spec.timeout
+            })
+        });
+        match joins {
+            Some(j) => jobs[j].push(i),
+            None => jobs.push(vec![i]),
+        }
+    }
+    jobs
 }
 
 /// Runs `hooks` (each with its input) at once; results in the hooks' order.
@@ -68,12 +123,13 @@ pub(crate) async fn run(
 ) -> Vec<HookExecutionResult> {
     let batch = Arc::new(Batch {
         hooks: hooks.to_vec(),
+        jobs: jobs(hooks, &inputs),
         inputs,
         ctx: Arc::clone(ctx),
         next: AtomicUsize::new(0),
     });
     let mut helpers = tokio::task::JoinSet::new();
-    for _ in 0..helper_count(hooks.len()) {
+    for _ in 0..helper_count(batch.jobs.len()) {
         let batch = Arc::clone(&batch);
         helpers.spawn(async move { work(&batch).await });
     }
@@ -90,43 +146,45 @@ pub(crate) async fn run(
     }
     done.into_iter()
         .enumerate()
-        .map(|(i, execution)| execution.unwrap_or_else(|| batch.panicked(i)))
+        .map(|(i, execution)| {
+            execution.unwrap_or_else(|| batch.panicked_hook(i))
+        })
         .collect()
 }
 
-/// Helpers beside the firing task: one per other worker, no more than the hooks
+/// Helpers beside the firing task: one per other worker, no more than the jobs
 /// left for them.
-fn helper_count(hooks: usize) -> usize {
+fn helper_count(jobs: usize) -> usize {
     let workers = tokio::runtime::Handle::try_current()
         .map(|runtime| runtime.metrics().num_workers())
         .unwrap_or(1);
-    workers.saturating_sub(1).min(hooks.saturating_sub(1))
+    workers.saturating_sub(1).min(jobs.saturating_sub(1))
 }
 
-/// Claims and runs hooks until none is left unstarted and all it started ended.
-async fn work(batch: &Arc<Batch>) -> Vec<(usize, HookExecutionResult)> {
+/// Claims and runs jobs until none is left unstarted and all it started ended.
+async fn work(batch: &Arc<Batch>) -> Done {
     let mut running: Vec<(usize, Running)> = Vec::new();
     let mut finished = Vec::new();
     poll_fn(|cx| {
-        let mut poll = |i: usize, hook: &mut Running| match catch_unwind(AssertUnwindSafe(|| {
-            hook.as_mut().poll(cx)
+        let mut poll = |j: usize, job: &mut Running| match catch_unwind(AssertUnwindSafe(|| {
+            job.as_mut().poll(cx)
         })) {
-            Ok(Poll::Ready(execution)) => Some(execution),
+            Ok(Poll::Ready(done)) => Some(done),
             Ok(Poll::Pending) => None,
-            Err(_) => Some(batch.panicked(i)),
+            Err(_) => Some(batch.panicked(j)),
         };
-        running.retain_mut(|(i, hook)| match poll(*i, hook) {
-            Some(execution) => {
-                finished.push((*i, execution));
+        running.retain_mut(|(j, job)| match poll(*j, job) {
+            Some(done) => {
+                finished.extend(done);
                 false
             }
             None => true,
         });
-        while let Some(i) = batch.claim() {
-            let mut hook = batch.start(i);
-            match poll(i, &mut hook) {
-                Some(execution) => finished.push((i, execution)),
-                None => running.push((i, hook)),
+        while let Some(j) = batch.claim() {
+            let mut job = batch.start(j);
+            match poll(j, &mut job) {
+                Some(done) => finished.extend(done),
+                None => running.push((j, job)),
             }
         }
         if running.is_empty() {

@@ -8,15 +8,17 @@
 //!   `cd`s into), and matched against rules whose parts may meet a glob;
 //! - [`calls`]: the parts of a tool call a policy looks at, whatever agent
 //!   sent it (LLxprt, Gemini CLI, Claude Code or Codex, `apply_patch` included);
-//! - [`args`]: reading a policy's settings from the hook's `args`.
+//! - [`args`]: reading a policy's settings from the hook's `args`;
+//! - [`shell`]: a command's parse and reading, made once and shared.
 //!
-//! Everything here is plain logic with no state: the policies decide, this
-//! crate only reads.
+//! Everything here is plain logic (the one state is [`shell`]'s memo of
+//! what it read): the policies decide, this crate only reads.
 
 pub mod args;
 pub mod calls;
 pub mod paths;
 pub mod places;
+pub mod shell;
 
 /// `text` cut to its first `max` characters (and `…`) for a block reason.
 pub fn shorten(text: &str, max: usize) -> String {

@@ -32,8 +32,8 @@ pub fn check_command(
     places: &Places,
     settings: &Settings,
 ) -> Option<String> {
-    let parsed = shell::parse(command);
-    let reading = shell::read(command);
+    let shell = hookhost_policy_common::shell::of(command);
+    let (parsed, reading) = (&shell.parsed, &shell.reading);
     let fed = reading.invocations.iter().any(|inv| {
         inv.programs().any(|p| p == "xargs")
             || (inv.program() == Some("find")

@@ -1,7 +1,7 @@
 //! Unit tests and the corpus replay (`corpus/destructive.jsonl`).
 
 use crate::paths::{Resolved, glob_match, normalize};
-use crate::{Places, Settings, decide, destructive};
+use crate::{Places, Settings, decide, hook};
 use hookhost_guest::{EXIT_BLOCK, EXIT_OK, Map, Value, handle, json};
 
 fn places() -> Places {
@@ -179,16 +179,16 @@ fn the_hook_end_to_end() {
             .to_string()
     };
     assert_eq!(
-        handle(event("rm -rf /etc").as_bytes(), destructive).exit_code,
+        handle(event("rm -rf /etc").as_bytes(), |input| hook(&input, &[])).exit_code,
         EXIT_BLOCK
     );
     assert_eq!(
-        handle(event("ls").as_bytes(), destructive).exit_code,
+        handle(event("ls").as_bytes(), |input| hook(&input, &[])).exit_code,
         EXIT_OK
     );
     let other = json!({"hook_event_name": "AfterTool", "tool_name": "Bash", "tool_input": {"command": "rm -rf /"}});
     assert_eq!(
-        handle(other.to_string().as_bytes(), destructive).exit_code,
+        handle(other.to_string().as_bytes(), |input| hook(&input, &[])).exit_code,
         EXIT_OK
     );
 }

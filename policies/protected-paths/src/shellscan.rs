@@ -2,10 +2,10 @@
 //! `tee`, `sed -i`, `cp`/`mv`/`install`/`ln` destinations, `rm`, `truncate`,
 //! `dd of=`, editors, inline interpreter scripts, and `crontab` itself.
 //!
-//! Programs are read with [`shell::read`] (wrappers, `bash -c`, `eval` and
+//! Programs are read with [`shell::read`](hookhost_guest::shell::read) (wrappers, `bash -c`, `eval` and
 //! `find -exec` followed); redirections come from the parse tree at any depth.
 
-use hookhost_guest::shell::{self, Command, Invocation, Reading, Redirection, ShellCommand};
+use hookhost_guest::shell::{Command, Invocation, Redirection, ShellCommand};
 
 /// What a command does to a path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,8 +68,8 @@ fn value_options(program: &str) -> &'static [&'static str] {
 /// Every path the command may write, delete or move, or `Err` with the
 /// command when it changes cron tables through `crontab`.
 pub fn targets(command: &str) -> Result<Vec<Target>, String> {
-    let parsed = shell::parse(command);
-    let reading = shell::read(command);
+    let shell = hookhost_policy_common::shell::of(command);
+    let (parsed, reading) = (&shell.parsed, &shell.reading);
     let mut out = Vec::new();
     redirections(&parsed, &mut out);
     for inv in &reading.invocations {
@@ -80,8 +80,8 @@ pub fn targets(command: &str) -> Result<Vec<Target>, String> {
 
 /// The directories the command's `cd`/`pushd` may move to (and `cwd`).
 pub fn directories(command: &str, cwd: &str, home: &str) -> Vec<String> {
-    let reading: Reading = shell::read(command);
-    hookhost_policy_common::paths::directories(&reading, cwd, home)
+    let shell = hookhost_policy_common::shell::of(command);
+    hookhost_policy_common::paths::directories(&shell.reading, cwd, home)
 }
 
 /// The command of `inv`, shortened once: every target of a command with
@@ -329,8 +329,8 @@ fn redirections(command: &ShellCommand, out: &mut Vec<Target>) {
 
 /// Here-document bodies and words given to `apply_patch` run through the shell.
 pub fn shell_patches(command: &str) -> Vec<String> {
-    let parsed = shell::parse(command);
-    parsed
+    hookhost_policy_common::shell::of(command)
+        .parsed
         .simple_commands()
         .filter(|c| c.program() == Some("apply_patch"))
         .flat_map(|c| {

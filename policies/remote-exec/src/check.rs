@@ -6,7 +6,6 @@
 
 use crate::hosts::download_allowed;
 use crate::{Places, Settings, TAG, powershell, saved};
-use hookhost_guest::shell;
 
 /// How much of a command a block reason quotes.
 const SHOWN_CHARS: usize = 160;
@@ -52,8 +51,8 @@ pub fn check_command(
     places: &Places,
     settings: &Settings,
 ) -> Option<String> {
-    let parsed = shell::parse(command);
-    let reading = shell::read(command);
+    let shell = hookhost_policy_common::shell::of(command);
+    let (parsed, reading) = (&shell.parsed, &shell.reading);
     let allowed = &settings.allow_hosts;
     let downloads: Vec<_> = parsed
         .simple_commands()

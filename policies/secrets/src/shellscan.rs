@@ -1,12 +1,12 @@
 //! Shell commands: the credential files a command reads or copies, and the
 //! text it may write into files.
 //!
-//! Programs are read with [`shell::read`] (wrappers, `bash -c`, `eval` and
+//! Programs are read with [`shell::read`](hookhost_guest::shell::read) (wrappers, `bash -c`, `eval` and
 //! `find -exec` followed); redirections and here-documents come from the
 //! parse tree, at any depth, compound commands included
 //! (`{ cat; } < ~/.netrc`).
 
-use hookhost_guest::shell::{self, Command, Reading, Redirection, ShellCommand};
+use hookhost_guest::shell::{Command, Reading, Redirection, ShellCommand};
 
 use crate::credentials::{Extra, arg_credential, holds_credentials};
 use hookhost_policy_common::paths::{directories, resolve};
@@ -279,7 +279,8 @@ fn parts(command: &ShellCommand) -> Parts<'_> {
     parts
 }
 
-/// Parses and reads `command` once for all the checks.
-pub fn analyse(command: &str) -> (ShellCommand, Reading) {
-    (shell::parse(command), shell::read(command))
+/// Parses and reads `command` once for all the checks (and for every other
+/// policy of the builtin pack).
+pub fn analyse(command: &str) -> std::rc::Rc<hookhost_policy_common::shell::Shell> {
+    hookhost_policy_common::shell::of(command)
 }

@@ -75,6 +75,12 @@ impl Parser {
     }
 
     fn lex_operator(&mut self) -> Option<Tok> {
+        // Most tokens are words: one look at the first byte spares them the
+        // comparison with every operator (measured: a fifth of a parse).
+        let first = *self.src.as_bytes().get(self.pos)?;
+        if !matches!(first, b';' | b'&' | b'|' | b'<' | b'>' | b'(' | b')') {
+            return None;
+        }
         let op = OPERATORS.iter().find(|op| self.at(op))?;
         for _ in 0..op.len() {
             self.bump();

@@ -33,6 +33,8 @@ struct State {
     /// Compiled files; a failure is remembered too, so a broken file is reported
     /// by every hook that names it without being read again.
     modules: Mutex<HashMap<PathBuf, Loaded>>,
+    /// The builtins' pack, compiled once for every builtin hook.
+    pack: OnceLock<Loaded>,
 }
 
 /// A file compiled, or why it cannot be (shared by every hook that names it).
@@ -53,6 +55,7 @@ impl WasmEngine {
             runtime: Runtime::new(options)?,
             large: OnceLock::new(),
             modules: Mutex::default(),
+            pack: OnceLock::new(),
         })))
     }
 
@@ -99,10 +102,18 @@ impl WasmEngine {
                 continue;
             };
             let path = config.path.as_path();
+            // All builtins are one module: the pack.
+            let builtin = |p: &Path| crate::builtin::of_materialized(p).is_some();
+            let same = |p: &Path| p == path || (builtin(p) && builtin(path));
             let seen = todo
                 .iter()
-                .any(|(e, p)| *p == path && Arc::ptr_eq(&e.0, &engine.0));
-            if !seen && !engine.lock_modules().contains_key(path) {
+                .any(|(e, p)| same(p) && Arc::ptr_eq(&e.0, &engine.0));
+            let loaded = if builtin(path) {
+                engine.0.pack.get().is_some()
+            } else {
+                engine.lock_modules().contains_key(path)
+            };
+            if !seen && !loaded {
                 todo.push((engine, path));
             }
         }
@@ -147,6 +158,18 @@ impl WasmEngine {
     /// The compiled file at `path`, loading it the first time. The lock is not
     /// held while loading, so [`WasmEngine::preload`]'s threads load in parallel.
     fn compiled(&self, path: &Path) -> Loaded {
+        // Every builtin's file stands for the one pack that runs it.
+        if crate::builtin::of_materialized(path).is_some() {
+            return self
+                .0
+                .pack
+                .get_or_init(|| {
+                    Compiled::load_pack(&self.0.runtime)
+                        .map(Arc::new)
+                        .map_err(Arc::new)
+                })
+                .clone();
+        }
         if let Some(done) = self.lock_modules().get(path) {
             return done.clone();
         }

@@ -35,6 +35,7 @@ pub mod plugin;
 pub mod preopen;
 pub mod sandbox;
 pub mod stamp;
+pub mod together;
 pub mod inspect;
 
 #[cfg(feature = "internals")]
@@ -43,3 +44,4 @@ pub use detect::WasmKind;
 pub use engine::WasmEngine;
 pub use runtime::EngineOptions;
 pub use plugin::Plugin;
+pub use together::run_together;

@@ -108,17 +108,6 @@ impl Compiled {
     /// the compile cache knows it, maps its artifact without reading it; the error
     /// names the cause (the caller adds the path).
     pub fn load(engine: &Runtime, path: &Path) -> Result<Compiled, PluginLoadError> {
-        // A builtin runs the bytes in this binary, not its file in the cache (which
-        // is for people and tools): nothing on disk can change what it runs, and a
-        // process reads no file to run it.
-        if let Some(b) = crate::builtin::of_materialized(path) {
-            let known = Known {
-                digest: b.sha256(),
-                kind: WasmKind::Component,
-            };
-            let (code, cache) = compile(engine, b.bytes(), known)?;
-            return Compiled::ready(engine, known, code, cache);
-        }
         let (file, stamp) = open_regular(path)?;
         let warm = engine.cache().and_then(|cache| {
             let known = known::recall(cache.dir(), &stamp)?;
@@ -153,6 +142,19 @@ impl Compiled {
                 (known, code, cache)
             }
         };
+        Compiled::ready(engine, known, code, cache)
+    }
+
+    /// The builtin policies' pack ([`crate::builtin::PACK`]), from the bytes in
+    /// this binary: what every builtin hook runs. No file is read, so nothing on
+    /// disk can change what a builtin runs.
+    pub fn load_pack(engine: &Runtime) -> Result<Compiled, PluginLoadError> {
+        let pack = &crate::builtin::PACK;
+        let known = Known {
+            digest: pack.sha256(),
+            kind: WasmKind::Component,
+        };
+        let (code, cache) = compile(engine, pack.bytes(), known)?;
         Compiled::ready(engine, known, code, cache)
     }
 

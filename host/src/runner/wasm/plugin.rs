@@ -25,15 +25,32 @@ use super::logging::CallLogs;
 use super::module::{Compiled, Entry};
 use super::preopen::PreopenError;
 use super::sandbox::{ComponentState, MAX_GUEST_HANDLES, ModuleState, context};
-use crate::config::{HostPattern, PluginConfig};
+use crate::builtin::Builtin;
+use crate::config::{HostPattern, PluginConfig, Preopen};
 use crate::state::StoreIdentity;
 use crate::runner::{HookFailure, LoadError, RawOutcome, RunContext, Status};
 
 
+/// What one call of a plugin is given beyond its module and sandbox: the hook's
+/// own, or for builtins sharing an instance, theirs together.
+pub(super) struct Call<'a> {
+    /// The arguments after the program name.
+    pub args: &'a [String],
+    /// The fuel budget.
+    pub fuel: u64,
+    /// The directories.
+    pub preopens: &'a [Preopen],
+}
+
 /// A plugin ready to run: one hook's settings over a shared compiled module.
 pub struct Plugin {
     config: PluginConfig,
+    /// The builtin policy this hook runs in the pack ([`crate::builtin::PACK`]).
+    builtin: Option<&'static Builtin>,
     program: String,
+    /// What follows the program name: the hook's `args`, for a builtin after its
+    /// name and their count (the pack's arguments).
+    args: Vec<String>,
     compiled: Arc<Compiled>,
     hosts: Arc<[HostPattern]>,
     store: Option<Arc<LazyStore>>,
@@ -50,21 +67,72 @@ impl std::fmt::Debug for Plugin {
 }
 
 impl Plugin {
-    /// The module file's SHA-256, `sha256:<hex>`.
+    /// The module file's SHA-256, `sha256:<hex>`; a builtin's own
+    /// (`NAME.wasm`'s, what `policy list` shows), though the pack runs it.
     pub fn digest(&self) -> String {
-        format!("sha256:{}", hex::encode(self.compiled.digest))
+        match self.builtin {
+            Some(b) => b.digest(),
+            None => format!("sha256:{}", hex::encode(self.compiled.digest)),
+        }
     }
+
+    /// Whether `other` may run in the same instance of the pack as this hook
+    /// ([`super::together`]): both builtins on the same compiled pack, with the
+    /// same environment, memory limit and fuel, read-only directories that do not
+    /// clash (the instance gets them all: git-safety's view of the project), and
+    /// no grants (a builtin needs none; a hook that was given one runs alone).
+    pub fn runs_with(&self, other: &Plugin) -> bool {
+        let plain = |p: &Plugin| {
+            p.builtin.is_some()
+                && p.hosts.is_empty()
+                && p.config.grants.state.is_none()
+                && p.config.preopens.iter().all(|d| !d.writable)
+        };
+        let clash = self.config.preopens.iter().any(|a| {
+            other
+                .config
+                .preopens
+                .iter()
+                .any(|b| a.guest == b.guest && a.host != b.host)
+        });
+        plain(self)
+            && plain(other)
+            && !clash
+            && Arc::ptr_eq(&self.compiled, &other.compiled)
+            && self.config.env == other.config.env
+            && self.config.memory_limit == other.config.memory_limit
+            && self.config.fuel == other.config.fuel
+    }
+
+    /// The directories this hook is given.
+    pub(super) fn preopens(&self) -> &[Preopen] {
+        &self.config.preopens
+    }
+
+    /// The program's arguments (after its name).
+    pub(super) fn args(&self) -> &[String] {
+        &self.args
+    }
+
+    /// The fuel budget of one call.
+    pub(super) fn fuel(&self) -> u64 {
+        self.config.fuel
+    }
+
 
     /// The plugin described by `config`, running `compiled` (the file at
     /// `config.path`, loaded once for every hook that names it).
     pub fn new(compiled: Arc<Compiled>, config: &PluginConfig) -> Result<Plugin, HookFailure> {
+        let builtin = crate::builtin::of_materialized(&config.path);
+        // A builtin is pinned to its own component's digest; the pack runs it.
+        let actual = builtin.map_or(compiled.digest, Builtin::sha256);
         if let Some(pinned) = config.sha256
-            && pinned != compiled.digest
+            && pinned != actual
         {
             return Err(HookFailure::Load(LoadError::Sha256Mismatch {
                 path: config.path.clone(),
                 pinned,
-                actual: compiled.digest,
+                actual,
             }));
         }
         for preopen in &config.preopens {
@@ -82,9 +150,15 @@ impl Plugin {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| "plugin.wasm".to_owned());
+        let args = match builtin {
+            Some(b) => super::together::pack_args(b.name, &config.args),
+            None => config.args.clone(),
+        };
         Ok(Plugin {
             config: config.clone(),
+            builtin,
             program,
+            args,
             compiled,
             hosts: config.grants.allowed_hosts.clone().into(),
             store: None,
@@ -157,6 +231,23 @@ impl Plugin {
     /// The wait for a pool slot comes first and is not part of `timeout`: a guard
     /// that never started must not time out (and fail open) because others ran.
     pub async fn run(&self, input: Arc<[u8]>, timeout: Duration, ctx: &RunContext) -> RawOutcome {
+        let call = Call {
+            args: &self.args,
+            fuel: self.config.fuel,
+            preopens: &self.config.preopens,
+        };
+        self.run_as(call, input, timeout, ctx).await
+    }
+
+    /// [`Plugin::run`] with other arguments, fuel and directories: several
+    /// builtin hooks in one instance of the pack ([`super::together`]).
+    pub(super) async fn run_as(
+        &self,
+        call: Call<'_>,
+        input: Arc<[u8]>,
+        timeout: Duration,
+        ctx: &RunContext,
+    ) -> RawOutcome {
         let queued_at = Instant::now();
         let Ok(_permit) = self.compiled.slots.acquire().await else {
             return RawOutcome::failed(HookFailure::Load(LoadError::ShuttingDown));
@@ -166,6 +257,8 @@ impl Plugin {
         let (builder, stdio) = match context(
             &self.config,
             &self.program,
+            call.args,
+            call.preopens,
             &ctx.project_env,
             input,
             ctx.output_cap,
@@ -176,8 +269,8 @@ impl Plugin {
             }
         };
         let logs = CallLogs::default();
-        let call = self.call(builder, &logs);
-        let (status, fuel_used) = match tokio::time::timeout(timeout, call).await {
+        let running = self.call(builder, call.fuel, &logs);
+        let (status, fuel_used) = match tokio::time::timeout(timeout, running).await {
             Ok(done) => done,
             Err(_) => (Status::Failed(HookFailure::Timeout(timeout)), None),
         };
@@ -196,6 +289,7 @@ impl Plugin {
     async fn call(
         &self,
         mut builder: wasmtime_wasi::WasiCtxBuilder,
+        fuel: u64,
         logs: &CallLogs,
     ) -> (Status, Option<u64>) {
         let limiter = Limiter::new(self.config.memory_limit);
@@ -214,7 +308,7 @@ impl Plugin {
                     http: HttpGrant::new(Arc::clone(&self.hosts), logs.clone()),
                     http_ctx: WasiHttpCtx::new(),
                 };
-                let mut store = self.store(state, |s| &mut s.limiter);
+                let mut store = self.store(state, fuel, |s| &mut s.limiter);
                 let result = async {
                     let command = pre.instantiate_async(&mut store).await?;
                     command.wasi_cli_run().call_run(&mut store).await
@@ -224,9 +318,9 @@ impl Plugin {
                 let status = match result {
                     Ok(Ok(())) => Status::Exited(0),
                     Ok(Err(())) => Status::Exited(1),
-                    Err(e) => self.failure(e, refused),
+                    Err(e) => self.failure(e, fuel, refused),
                 };
-                (status, self.fuel_used(&store))
+                (status, fuel_used(&store, fuel))
             }
             Entry::Module(pre) => {
                 let mut wasi = builder.build_p1();
@@ -234,7 +328,7 @@ impl Plugin {
                     .table
                     .set_max_capacity(MAX_GUEST_HANDLES);
                 let state = ModuleState { wasi, limiter };
-                let mut store = self.store(state, |s| &mut s.limiter);
+                let mut store = self.store(state, fuel, |s| &mut s.limiter);
                 let result = async {
                     let instance = pre.instantiate_async(&mut store).await?;
                     let start = instance.get_typed_func::<(), ()>(&mut store, "_start")?;
@@ -244,18 +338,23 @@ impl Plugin {
                 let refused = store.data().limiter.memory_refused;
                 let status = match result {
                     Ok(()) => Status::Exited(0),
-                    Err(e) => self.failure(e, refused),
+                    Err(e) => self.failure(e, fuel, refused),
                 };
-                (status, self.fuel_used(&store))
+                (status, fuel_used(&store, fuel))
             }
         }
     }
 
-    fn store<T: 'static>(&self, state: T, limiter: fn(&mut T) -> &mut Limiter) -> Store<T> {
+    fn store<T: 'static>(
+        &self,
+        state: T,
+        fuel: u64,
+        limiter: fn(&mut T) -> &mut Limiter,
+    ) -> Store<T> {
         let mut store = Store::new(&self.compiled.engine, state);
         store.limiter(move |s| limiter(s) as &mut dyn wasmtime::ResourceLimiter);
         // Fuel is on for every store of this engine, so this cannot fail.
-        let _ = store.set_fuel(self.config.fuel);
+        let _ = store.set_fuel(fuel);
         // The behaviour alone leaves the deadline at epoch 0, already passed: every
         // call would yield (return `Pending`) at its first epoch check and finish
         // only when re-polled. The deadline is the next tick; after each tick the
@@ -265,13 +364,8 @@ impl Plugin {
         store
     }
 
-    fn fuel_used<T>(&self, store: &Store<T>) -> Option<u64> {
-        let left = store.get_fuel().ok()?;
-        Some(self.config.fuel.saturating_sub(left))
-    }
-
-    /// Names the cause of a failed call.
-    fn failure(&self, error: wasmtime::Error, memory_refused: bool) -> Status {
+    /// Names the cause of a failed call (with `fuel` its budget).
+    fn failure(&self, error: wasmtime::Error, fuel: u64, memory_refused: bool) -> Status {
         if let Some(exit) = error.downcast_ref::<I32Exit>() {
             return Status::Exited(exit.0);
         }
@@ -279,10 +373,16 @@ impl Plugin {
             return Status::Failed(HookFailure::MemoryLimit(self.config.memory_limit));
         }
         match error.downcast_ref::<Trap>() {
-            Some(Trap::OutOfFuel) => Status::Failed(HookFailure::FuelExhausted(self.config.fuel)),
+            Some(Trap::OutOfFuel) => Status::Failed(HookFailure::FuelExhausted(fuel)),
             Some(Trap::StackOverflow) => Status::Failed(HookFailure::Trap("stack overflow".into())),
             Some(trap) => Status::Failed(HookFailure::Trap(trap.to_string())),
             None => Status::Failed(HookFailure::Trap(format!("{error:#}"))),
         }
     }
+}
+
+/// The fuel a call burned of its budget `fuel`.
+fn fuel_used<T>(store: &Store<T>, fuel: u64) -> Option<u64> {
+    let left = store.get_fuel().ok()?;
+    Some(fuel.saturating_sub(left))
 }

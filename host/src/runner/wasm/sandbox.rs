@@ -30,7 +30,7 @@ use super::logging::CallLogs;
 /// hook could not even start. Real guests hold a few dozen.
 pub const MAX_GUEST_HANDLES: usize = 512;
 use super::pipe::CappedPipe;
-use crate::config::PluginConfig;
+use crate::config::{PluginConfig, Preopen};
 
 /// The store data of a component call.
 pub struct ComponentState {
@@ -100,10 +100,14 @@ pub enum SandboxError {
     },
 }
 
-/// Builds the WASI context of one call.
+/// Builds the WASI context of one call; `args` follow `program` and `preopens`
+/// are the directories (the hook's, or for builtins sharing an instance of the
+/// pack, theirs together).
 pub fn context(
     config: &PluginConfig,
     program: &str,
+    args: &[String],
+    preopens: &[Preopen],
     project_env: &[(String, String)],
     input: Arc<[u8]>,
     output_cap: usize,
@@ -120,11 +124,11 @@ pub fn context(
         .envs(project_env)
         .envs(&config.env)
         .arg(program)
-        .args(&config.args)
+        .args(args)
         .allow_tcp(false)
         .allow_udp(false)
         .allow_ip_name_lookup(false);
-    for preopen in &config.preopens {
+    for preopen in preopens {
         let perms = if preopen.writable {
             FsPerms::ReadWrite
         } else {
