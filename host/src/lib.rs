@@ -161,8 +161,7 @@ mod trace;
 
 pub use builtin::{
     BUILTINS, Builtin, BuiltinError, PACK as BUILTIN_PACK, Pack as BuiltinPack,
-    SCHEME as BUILTIN_SCHEME, cache_dir as builtin_cache_dir,
-    find as find_builtin,
+    SCHEME as BUILTIN_SCHEME, cache_dir as builtin_cache_dir, find as find_builtin,
 };
 pub use config::{
     DEFAULT_STATE_MAX_BYTES, Diagnostic, Grants, HostPattern, HostPatternError,

@@ -30,7 +30,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::task::Poll;
 
-use crate::runner::{HookExecutionResult, HookFailure, RawOutcome, RunContext, RunnableHook, Runner};
+use crate::runner::{
+    HookExecutionResult, HookFailure, RawOutcome, RunContext, RunnableHook, Runner,
+};
 
 /// The hooks of one parallel fire, their inputs, the jobs they make (the hooks
 /// each runs, most one hook) and the next job to claim.
@@ -68,8 +70,7 @@ impl Batch {
                 return vec![(i, batch.hooks[i].execute(input, &batch.ctx).await)];
             }
             let timeout = batch.hooks[job[0]].entry.spec.timeout;
-            let outcomes =
-                crate::plugins::run_together(&plugins, input, timeout, &batch.ctx).await;
+            let outcomes = crate::plugins::run_together(&plugins, input, timeout, &batch.ctx).await;
             job.iter()
                 .zip(outcomes)
                 .map(|(&i, raw)| (i, batch.hooks[i].settle(raw)))
@@ -78,7 +79,10 @@ impl Batch {
     }
 
     fn panicked(&self, j: usize) -> Done {
-        self.jobs[j].iter().map(|&i| (i, self.panicked_hook(i))).collect()
+        self.jobs[j]
+            .iter()
+            .map(|&i| (i, self.panicked_hook(i)))
+            .collect()
     }
 
     fn panicked_hook(&self, i: usize) -> HookExecutionResult {
@@ -146,9 +150,7 @@ pub(crate) async fn run(
     }
     done.into_iter()
         .enumerate()
-        .map(|(i, execution)| {
-            execution.unwrap_or_else(|| batch.panicked_hook(i))
-        })
+        .map(|(i, execution)| execution.unwrap_or_else(|| batch.panicked_hook(i)))
         .collect()
 }
 

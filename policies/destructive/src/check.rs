@@ -45,8 +45,8 @@ pub fn check_command(
     let line = Line {
         places,
         settings,
-        vars: collect_vars(&parsed, places),
-        producers: collect_producers(&parsed),
+        vars: collect_vars(parsed, places),
+        producers: collect_producers(parsed),
         fed,
     };
     let mut dir = Some(cwd.to_owned());
@@ -55,7 +55,7 @@ pub fn check_command(
             return Some(reason);
         }
     }
-    if let Some(reason) = check_redirections(&parsed, cwd, &line, 0) {
+    if let Some(reason) = check_redirections(parsed, cwd, &line, 0) {
         return Some(reason);
     }
     if !reading.unsure.is_empty()

@@ -93,3 +93,44 @@ fn main() {
     let _ = std::io::stdout().write_all(out.as_bytes());
     hookhost_guest::exit(0)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::groups;
+
+    fn args(list: &[&str]) -> impl Iterator<Item = String> {
+        list.iter()
+            .map(|s| (*s).to_owned())
+            .collect::<Vec<_>>()
+            .into_iter()
+    }
+
+    #[test]
+    fn a_hooks_args_that_look_like_groups_stay_its_args() {
+        let read = groups(args(&[
+            "remote-exec",
+            "2",
+            "--allow-host",
+            "destructive",
+            "secrets",
+            "0",
+        ]))
+        .unwrap_or_default();
+        let own: Vec<&[String]> = read.iter().map(|(_, a)| a.as_slice()).collect();
+        assert_eq!(own, [&["--allow-host", "destructive"][..], &[][..]]);
+    }
+
+    #[test]
+    fn malformed_groups_are_refused() {
+        for bad in [
+            &["nope", "0"][..],
+            &["secrets"],
+            &["secrets", "x"],
+            &["secrets", "3", "a"],
+            &["secrets", "-1"],
+        ] {
+            assert!(groups(args(bad)).is_err(), "{bad:?}");
+        }
+        assert_eq!(groups(args(&[])).map(|g| g.len()), Ok(0));
+    }
+}

@@ -71,7 +71,7 @@ pub fn targets(command: &str) -> Result<Vec<Target>, String> {
     let shell = hookhost_policy_common::shell::of(command);
     let (parsed, reading) = (&shell.parsed, &shell.reading);
     let mut out = Vec::new();
-    redirections(&parsed, &mut out);
+    redirections(parsed, &mut out);
     for inv in &reading.invocations {
         invocation(inv, &mut out)?;
     }

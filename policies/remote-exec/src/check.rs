@@ -64,10 +64,10 @@ pub fn check_command(
     if !all_allowed && let Some(why) = parsed.download_into_shell() {
         return Some(format!("{TAG}: pipe-to-interpreter: {why}: `{shown}`"));
     }
-    if let Some((rule, why)) = saved::check(&parsed, cwd, &places.home, allowed) {
+    if let Some((rule, why)) = saved::check(parsed, cwd, &places.home, allowed) {
         return Some(format!("{TAG}: {rule}: {why}"));
     }
-    let scripts = powershell::scripts(command, &reading);
+    let scripts = powershell::scripts(command, reading);
     for script in &scripts {
         if let Some(why) = powershell::check(script, allowed) {
             return Some(format!("{TAG}: powershell: {why}: `{}`", shorten(script)));

@@ -119,16 +119,16 @@ fn shell_decision(command: &str, cwd: &str, places: &Places, extra: &[String]) -
     let shell = shellscan::analyse(command);
     let (parsed, reading) = (&shell.parsed, &shell.reading);
     if let Some((line, path, kind)) =
-        shellscan::credential_read(&parsed, &reading, cwd, &places.home, extra)
+        shellscan::credential_read(parsed, reading, cwd, &places.home, extra)
     {
         return Some(format!(
             "credential-read: `{}` reads {path} ({kind})",
             shorten(&line)
         ));
     }
-    if shellscan::writes_files(&parsed, &reading) {
+    if shellscan::writes_files(parsed, reading) {
         let found =
-            tokens::find(command).or_else(|| tokens::find(&shellscan::decoded_text(&parsed)));
+            tokens::find(command).or_else(|| tokens::find(&shellscan::decoded_text(parsed)));
         if let Some(found) = found {
             return Some(format!(
                 "secret-in-file: the command writes {} ({}) into a file",
@@ -142,7 +142,7 @@ fn shell_decision(command: &str, cwd: &str, places: &Places, extra: &[String]) -
         .iter()
         .any(|i| i.program() == Some("apply_patch"))
     {
-        let text = shellscan::decoded_text(&parsed);
+        let text = shellscan::decoded_text(parsed);
         for change in calls::parse_patch(&text) {
             if let Some(found) = tokens::find(&change.content) {
                 return Some(format!(
