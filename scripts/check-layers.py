@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
-"""Fails when a crate's modules import each other in a circle (docs/DESIGN.md, "Map").
+"""Fails when a crate's modules import each other in a circle, or a library module
+imports what docs/DESIGN.md's map says it must not (its "must not import" column).
 
-Reads every `use crate::...` / `use super::...` of a source tree (test modules left
-out), resolves each path to the deepest module file it names, and prints the strongly
-connected components of more than one module. A doc link is not an import.
+Reads every `use crate::...` / `use super::...` of a source tree and every `crate::a::b`
+path written inline in code (test modules and comments left out), resolves each path to
+the deepest module file it names, and prints the strongly connected components of more
+than one module, then every import the map forbids (for `host/src`). A doc link is not
+an import.
 
     scripts/check-layers.py host/src host/cli/src
 """
@@ -12,7 +15,7 @@ import re
 import sys
 
 
-def cycles(root):
+def imports(root):
     files={}
     for d,_,fs in os.walk(root):
         for f in fs:
@@ -53,7 +56,16 @@ def cycles(root):
                     item=item.strip().split('::')
                     tgt=resolve(base+pre+[x for x in item if x])
                     if tgt and tgt!=me and not (len(tgt)<len(me) and me[:len(tgt)]==tgt): out.add(tgt)
+        # Paths written inline (`crate::builtin::of_path(…)`), outside comments.
+        code=re.sub(r'(?<![:"])//[^\n]*','',src)
+        for m in re.finditer(r'(?<![\w:])crate((?:::[A-Za-z_]\w*)+)',code):
+            tgt=resolve(m.group(1).split('::')[1:])
+            if tgt and tgt!=me and not (len(tgt)<len(me) and me[:len(tgt)]==tgt): out.add(tgt)
         edges[me]=out
+    return edges
+
+
+def cycles(edges):
     # tarjan
     idx={};low={};st=[];on=set();res=[];c=[0]
     sys.setrecursionlimit(10000)
@@ -73,14 +85,56 @@ def cycles(root):
     return res, len(edges)
 
 
+def layers(design):
+    """The map's rows: (top-level modules of the row, modules they must not import)."""
+    rows = []
+    for line in open(design):
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) != 3 or not cells[0].startswith("`"):
+            continue
+        names = {n.rstrip("/") for n in re.findall(r"`([a-z_]+/?)`", cells[0])}
+        rows.append((names, cells[2]))
+    table = []
+    for i, (names, banned) in enumerate(rows):
+        if banned.startswith("anything above"):
+            above = set().union(*(n for n, _ in rows[i + 1:]))
+        else:
+            above = {b.strip() for b in banned.split(",") if re.fullmatch(r"[a-z_]+", b.strip())}
+        table.append((names, above))
+    return table
+
+
+def forbidden(edges, table):
+    """Every import of a module into one its row must not import."""
+    found = []
+    for me, targets in edges.items():
+        for names, banned in table:
+            if not me or me[0] not in names:
+                continue
+            for tgt in sorted(targets):
+                if tgt[0] in banned:
+                    found.append(f"{'::'.join(me)} imports {'::'.join(tgt)}")
+    return found
+
+
 def main():
     failed = False
+    here = os.path.dirname(os.path.abspath(__file__))
+    design = os.path.join(here, "..", "docs", "DESIGN.md")
     for root in sys.argv[1:] or ["host/src"]:
-        found, count = cycles(root)
+        edges = imports(root)
+        found, count = cycles(edges)
         for comp in found:
             print(f"{root}: circle: " + " <-> ".join("::".join(m) for m in comp))
             failed = True
         print(f"{root}: {len(found)} circles among {count} modules")
+        if os.path.normpath(root) == os.path.normpath("host/src"):
+            table = layers(design)
+            wrong = forbidden(edges, table)
+            for line in wrong:
+                print(f"{root}: the map forbids: {line}")
+            failed = failed or bool(wrong)
+            print(f"{root}: {len(wrong)} imports the map forbids ({len(table)} layers read)")
     sys.exit(1 if failed else 0)
 
 

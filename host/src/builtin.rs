@@ -209,7 +209,7 @@ impl Builtin {
     /// The file that holds its bytes under `cache`, written if it is not there
     /// or not of their size. The file is for people and tools (`wasm-tools`,
     /// `hookhost plugin push`): a hook on it runs the bytes in this binary
-    /// ([`of_materialized`]), so it is not read back here (reading and comparing
+    /// (see `of_materialized`), so it is not read back here (reading and comparing
     /// the five was ~7 % of a five-builtin `hookhost hook` process).
     pub fn materialize(&self, cache: &Path) -> Result<PathBuf, BuiltinError> {
         let dir = cache.join("builtins");

@@ -142,6 +142,7 @@ mod bounded_read;
 mod builtin;
 mod chain;
 mod env_file;
+mod env_names;
 mod event;
 mod listing;
 mod observer;

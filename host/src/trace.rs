@@ -32,7 +32,7 @@ pub enum TraceSink {
 }
 
 impl TraceSink {
-    /// The environment variable that names the trace ([`TRACE_ENV`]).
+    /// The environment variable that names the trace (`HOOKHOST_TRACE`).
     pub const ENV_NAME: &'static str = TRACE_ENV;
 
     /// The sink named by `HOOKHOST_TRACE`, if set.

@@ -46,7 +46,7 @@ impl ExpandVars<'_> {
     }
 
     fn lookup(&self, name: &str) -> Option<String> {
-        if name == crate::runner::TOKEN_ENV {
+        if name == crate::env_names::TOKEN_ENV {
             // `serve --http`'s bearer token is no hook's business: it stays as written.
             return None;
         }

@@ -197,7 +197,7 @@ impl SettingsSource {
     /// `hooks/hooks.json`): read in Claude's format, paths and
     /// `${CLAUDE_PLUGIN_ROOT}` relative to `dir`. `id` is its id in Claude's
     /// settings (`name@marketplace`; default its name); its options come from
-    /// `claude_settings` ([`super::plugin_options`]).
+    /// `claude_settings` (`config/plugin_options.rs`).
     pub fn claude_plugin(
         dir: &Path,
         id: Option<&str>,
@@ -247,6 +247,19 @@ impl SettingsSource {
                 outside(self.plugin_root.as_deref().unwrap_or(&self.path))
             }
         }
+    }
+
+    /// The lock a hook of this file is locked in: the user's for the user's and
+    /// the system's files and anything outside the project
+    /// ([`SettingsSource::uses_user_lock`]), else the project's.
+    pub fn lock_path(&self, project_dir: &Path) -> PathBuf {
+        use crate::distribution::lock::{lock_path, user_lock_path};
+        if self.uses_user_lock(project_dir)
+            && let Some(user) = user_lock_path()
+        {
+            return user;
+        }
+        lock_path(project_dir)
     }
 
     /// An extension's or Claude Code plugin's persistent data directory

@@ -40,17 +40,6 @@ pub fn user_lock_path() -> Option<PathBuf> {
     dirs::home_dir().map(|home| home.join(".llxprt").join(LOCK_FILE))
 }
 
-/// The lock a hook of `source` is locked in: the user's for the user's and the
-/// system's files and anything outside the project, else the project's.
-pub fn lock_path_for(source: &crate::config::SettingsSource, project_dir: &Path) -> PathBuf {
-    if source.uses_user_lock(project_dir)
-        && let Some(user) = user_lock_path()
-    {
-        return user;
-    }
-    lock_path(project_dir)
-}
-
 /// What a lock file says.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -62,7 +62,7 @@ pub struct ListedHook {
     pub standing: Standing,
     /// Warnings for matcher names its agent never sends: the other dialect's
     /// name for a tool, or no tool hookhost knows
-    /// ([`crate::Dialect::matcher_name_warnings`]).
+    /// ([`crate::dialect::Dialect::matcher_name_warnings`]).
     pub matcher_warnings: Vec<String>,
     /// Its `description`.
     pub description: Option<String>,
@@ -227,8 +227,7 @@ fn kind(hook: &RunnableHook, project_dir: &Path) -> ListedKind {
             memory_limit: p.memory_limit,
             pinned: p.sha256.is_some(),
             source: p.source.as_ref().map(|s| {
-                let lock =
-                    crate::distribution::lock::lock_path_for(&hook.entry.source, project_dir);
+                let lock = hook.entry.source.lock_path(project_dir);
                 describe_source(s, &p.path, &lock)
             }),
             not_runnable: match runner {

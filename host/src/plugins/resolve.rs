@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use crate::config::{HookEntry, HookKind, ModuleSource, PluginConfig, VerifyRule};
 use crate::distribution::canonical::prefix_match;
-use crate::distribution::lock::{LockError, LockFile, lock_path_for};
+use crate::distribution::lock::{LockError, LockFile};
 use crate::distribution::manifest::{Manifest, ManifestError};
 use crate::distribution::reference::{ModuleRef, ReferenceError, canonical, parse_digest};
 use crate::distribution::signature::{SignatureError, verify_stored};
@@ -98,7 +98,7 @@ pub enum ResolveError {
 type Opened<T, E> = Result<T, Arc<E>>;
 
 /// Resolves every `source` plugin of `entries` against its lock file (the
-/// project's, or the user's for the user's own files: [`lock_path_for`]) and the
+/// project's, or the user's for the user's own files: [`crate::config::SettingsSource::lock_path`]) and the
 /// user's module store. The key of the longest matching `tools.verifyPlugins`
 /// prefix (canonical spellings compared) is required of every hook under it, whatever `verify` the hook names
 /// (which must verify too).
@@ -107,7 +107,7 @@ pub fn resolve_entries(entries: &mut [HookEntry], rules: &[VerifyRule], project_
     let mut store: Option<Opened<ModuleStore, StoreError>> = None;
     for entry in entries {
         let flags = settings_flags(&entry.source);
-        let lock_file = lock_path_for(&entry.source, project_dir);
+        let lock_file = entry.source.lock_path(project_dir);
         let HookKind::Plugin(config) = &mut entry.spec.kind else {
             continue;
         };

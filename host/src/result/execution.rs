@@ -47,7 +47,7 @@ pub struct HookExecutionResult {
     pub plugin: Option<PluginIdentity>,
     /// Lines a plugin logged through `wasi:logging` (and hookhost's lines about
     /// its grants, such as a denied request), bounded per call.
-    pub logs: crate::runner::GuestLogs,
+    pub logs: super::GuestLogs,
 }
 
 /// Which Wasm module a plugin hook ran.

@@ -4,7 +4,7 @@
 //! Every text that settings, hooks or plugins supply (names, matchers, reasons,
 //! stderr, status messages, log lines, warnings) is [`terminal_safe`] here: the
 //! table goes to a terminal. A plugin's log lines are shown as `plugin:<context>`
-//! ([`crate::runner::GuestLog::shown_context`]).
+//! ([`super::GuestLog::shown_context`]).
 
 use std::fmt::Write as _;
 

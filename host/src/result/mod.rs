@@ -8,8 +8,10 @@ use serde_json::Value;
 
 mod execution;
 mod explain;
+mod guest_log;
 
 pub use execution::{HookExecutionResult, PluginIdentity};
+pub use guest_log::{GuestLog, GuestLogs, LogOrigin};
 
 use crate::output::HookOutput;
 
@@ -253,8 +255,8 @@ impl Serialize for ExecutionSummary<'_> {
 }
 
 /// A plugin's log lines as `[{"level", "origin", "context", "message"}]`
-/// (`origin`: `plugin` or `hookhost`, [`crate::runner::LogOrigin`]).
-struct LogLines<'a>(&'a [crate::runner::GuestLog]);
+/// (`origin`: `plugin` or `hookhost`, [`LogOrigin`]).
+struct LogLines<'a>(&'a [GuestLog]);
 
 impl Serialize for LogLines<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {

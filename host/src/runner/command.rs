@@ -53,7 +53,7 @@ use super::capture::{Captured, capture};
 use super::command_line::CommandLine;
 use super::failure::HookFailure;
 use super::hook_env::command_env;
-pub use super::env_names::{NESTED_ENV, TOKEN_ENV};
+pub use crate::env_names::{NESTED_ENV, TOKEN_ENV};
 use super::slots::acquire_process_slot;
 use super::{RawOutcome, RunContext, Status};
 

@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
-use super::env_names::TOKEN_ENV;
+use crate::env_names::TOKEN_ENV;
 use crate::config::{CommandConfig, Shell};
 
 /// The prefix of the environment variables that carry the values.

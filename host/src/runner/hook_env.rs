@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
 
 use super::RunContext;
-use super::env_names::{NESTED_ENV, TOKEN_ENV};
+use crate::env_names::{NESTED_ENV, TOKEN_ENV};
 use super::command_line::CommandLine;
 use crate::config::{HookEntry, PROJECT_DIR_VARS};
 

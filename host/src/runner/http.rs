@@ -17,7 +17,7 @@
 
 use std::time::Duration;
 
-use super::env_names::TOKEN_ENV;
+use crate::env_names::TOKEN_ENV;
 use super::hook_env::Visible;
 use super::{RawOutcome, RunContext};
 use crate::config::HttpConfig;

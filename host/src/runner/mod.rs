@@ -14,11 +14,9 @@
 mod capture;
 mod command;
 mod command_line;
-mod env_names;
 
 mod failure;
 mod function;
-mod guest_log;
 mod hook_env;
 mod http;
 mod prompt;
@@ -44,7 +42,7 @@ pub use command::{NESTED_ENV, TOKEN_ENV, run_command};
 #[cfg(feature = "internals")]
 pub use command_line::{CommandLine, PluginDirs};
 pub use failure::{HookFailure, LoadError};
-pub use guest_log::{GuestLog, GuestLogs, LogOrigin};
+pub use crate::result::{GuestLogs, LogOrigin};
 pub use function::{FunctionAnswer, FunctionHook, HookFn};
 pub use runnable::{RunnableHook, Runner};
 pub use interpret::interpret;

@@ -262,7 +262,7 @@ impl HookSystem {
 
     /// The `source` references of the plugin hooks, by the lock file each is
     /// locked in (the project's, or the user's for the user's own files:
-    /// [`crate::distribution::lock::lock_path_for`]). The project's lock is always
+    /// [`crate::config::SettingsSource::lock_path`]). The project's lock is always
     /// a key, with no references if no project file has a `source`.
     pub fn source_references_by_lock(
         &self,
@@ -281,10 +281,7 @@ impl HookSystem {
                 && let Some(source) = &p.source
             {
                 by_lock
-                    .entry(crate::distribution::lock::lock_path_for(
-                        &entry.source,
-                        project_dir,
-                    ))
+                    .entry(entry.source.lock_path(project_dir))
                     .or_default()
                     .insert(source.reference.clone());
             }

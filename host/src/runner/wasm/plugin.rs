@@ -30,7 +30,6 @@ use crate::config::{HostPattern, PluginConfig, Preopen};
 use crate::state::StoreIdentity;
 use crate::runner::{HookFailure, LoadError, RawOutcome, RunContext, Status};
 
-
 /// What one call of a plugin is given beyond its module and sandbox: the hook's
 /// own, or for builtins sharing an instance, theirs together.
 pub(super) struct Call<'a> {
@@ -118,7 +117,6 @@ impl Plugin {
     pub(super) fn fuel(&self) -> u64 {
         self.config.fuel
     }
-
 
     /// The plugin described by `config`, running `compiled` (the file at
     /// `config.path`, loaded once for every hook that names it).

@@ -7,7 +7,7 @@ use super::report::{Report, show};
 use crate::config::settings::shape::field::Field;
 use crate::config::settings::shape::hook::HookSettings;
 use crate::config::spec::{HookKind, HttpConfig};
-use crate::runner::TOKEN_ENV;
+use crate::env_names::TOKEN_ENV;
 
 /// Checks the http fields of `hook`; `None` (with errors) when it cannot run.
 pub(super) fn config(at: &str, hook: HookSettings, report: &mut Report<'_>) -> Option<HookKind> {

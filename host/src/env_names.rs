@@ -8,7 +8,7 @@
 pub const NESTED_ENV: &str = "HOOKHOST_ACTIVE";
 
 /// The bearer token of `hookhost serve --http`. No hook gets it
-/// ([`super::hook_env`]): not inherited, not through `${env:…}`, an `env` value or
+/// (`runner/hook_env.rs`): not inherited, not through `${env:…}`, an `env` value or
 /// an http hook's header — an agent that fills its HTTP hooks' `Authorization`
 /// header from it has it in its own environment, and so would every hook below
 /// it: a credential no hook needs.
