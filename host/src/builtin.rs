@@ -246,6 +246,7 @@ pub fn of_path(path: &Path) -> Option<&'static Builtin> {
 /// The builtin `path` was materialized for: its name (which holds the digest)
 /// in the builtins directory of [`cache_dir`]. A file of that name elsewhere is an
 /// ordinary module.
+#[cfg_attr(not(feature = "plugins"), allow(dead_code))]
 pub fn of_materialized(path: &Path) -> Option<&'static Builtin> {
     let builtin = of_path(path)?;
     (path.parent()? == cache_dir().join("builtins")).then_some(builtin)

@@ -42,7 +42,7 @@ pub use command::{NESTED_ENV, TOKEN_ENV, run_command};
 #[cfg(feature = "internals")]
 pub use command_line::{CommandLine, PluginDirs};
 pub use failure::{HookFailure, LoadError};
-pub use crate::result::{GuestLogs, LogOrigin};
+pub use crate::result::GuestLogs;
 pub use function::{FunctionAnswer, FunctionHook, HookFn};
 pub use runnable::{RunnableHook, Runner};
 pub use interpret::interpret;

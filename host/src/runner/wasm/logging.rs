@@ -5,7 +5,7 @@
 use std::sync::{Arc, Mutex};
 
 use super::capabilities::logging::{Host, Level};
-use crate::runner::{GuestLogs, LogOrigin};
+use crate::result::{GuestLogs, LogOrigin};
 
 /// The lines of one call, shared by the logging host and the HTTP grant.
 #[derive(Debug, Clone, Default)]
