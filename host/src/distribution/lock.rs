@@ -97,7 +97,8 @@ impl LockFile {
                 lock.version
             )));
         }
-        lock.modules = canonical_keys(std::mem::take(&mut lock.modules)).map_err(error)?;
+        lock.modules =
+            canonical_keys(std::mem::take(&mut lock.modules)).map_err(|e| error(e.to_string()))?;
         Ok(lock)
     }
 
@@ -133,21 +134,40 @@ impl LockFile {
     }
 }
 
+/// Why a lock file's keys are refused.
+#[derive(Debug, thiserror::Error)]
+enum KeyError {
+    /// A key that is no reference.
+    #[error("the key {0}")]
+    Reference(#[from] super::reference::ReferenceError),
+    /// Two spellings of one reference, locked to different digests.
+    #[error(
+        "{first:?} and {second:?} are the same reference ({name}) locked to different digests; \
+         keep one of them"
+    )]
+    Disagree {
+        first: String,
+        second: String,
+        name: String,
+    },
+}
+
 /// The entries under canonical keys; two spellings of one reference are one
 /// entry if they agree, an error if they do not (which digest runs must not depend
 /// on how a hook spells its `source`).
 fn canonical_keys(
     modules: BTreeMap<String, LockedModule>,
-) -> Result<BTreeMap<String, LockedModule>, String> {
+) -> Result<BTreeMap<String, LockedModule>, KeyError> {
     let mut canonical: BTreeMap<String, (String, LockedModule)> = BTreeMap::new();
     for (key, entry) in modules {
-        let name = super::reference::canonical(&key).map_err(|e| format!("the key {e}"))?;
+        let name = super::reference::canonical(&key)?;
         match canonical.get(&name) {
             Some((other, earlier)) if *earlier != entry => {
-                return Err(format!(
-                    "{other:?} and {key:?} are the same reference ({name}) locked to different \
-                     digests; keep one of them"
-                ));
+                return Err(KeyError::Disagree {
+                    first: other.clone(),
+                    second: key,
+                    name,
+                });
             }
             Some(_) => {}
             None => {

@@ -11,10 +11,10 @@ mod explain;
 mod guest_log;
 
 pub use execution::{HookExecutionResult, PluginIdentity};
-pub use guest_log::{GuestLog, GuestLogs};
 /// Who wrote a log line; only plugins log (`runner/wasm/logging.rs`).
 #[cfg(feature = "plugins")]
 pub use guest_log::LogOrigin;
+pub use guest_log::{GuestLog, GuestLogs};
 
 use crate::output::HookOutput;
 

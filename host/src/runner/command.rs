@@ -98,7 +98,7 @@ async fn spawn_and_wait(
 ) -> RawOutcome {
     let env = match command_env(line, ctx) {
         Ok(env) => env,
-        Err(e) => return RawOutcome::failed(HookFailure::Spawn(e)),
+        Err(e) => return RawOutcome::failed(HookFailure::Spawn(e.to_string())),
     };
     let mut cmd = Command::new(&line.program);
     // The whole environment is given, so that what the hook inherits is decided

@@ -62,6 +62,15 @@ pub struct CommandLine {
     pub vars: Vec<(String, VarValue)>,
 }
 
+/// A plugin data directory (`${pluginDataDir}`) that cannot be created.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot create the plugin data directory {}: {source}", .dir.display())]
+pub struct DataDirError {
+    dir: PathBuf,
+    #[source]
+    source: std::io::Error,
+}
+
 impl CommandLine {
     /// Prepares `config`; `dirs` are the plugin directories of the file it came from.
     pub fn prepare(config: &CommandConfig, dirs: &PluginDirs) -> CommandLine {
@@ -108,7 +117,7 @@ impl CommandLine {
         &self,
         project_dir: &Path,
         env: &mut BTreeMap<OsString, OsString>,
-    ) -> Result<(), String> {
+    ) -> Result<(), DataDirError> {
         let mut references = Vec::new();
         for (name, value) in &self.vars {
             let value = match value {
@@ -119,11 +128,9 @@ impl CommandLine {
                     continue;
                 }
                 VarValue::DataDir(dir) => {
-                    std::fs::create_dir_all(dir).map_err(|e| {
-                        format!(
-                            "cannot create the plugin data directory {}: {e}",
-                            dir.display()
-                        )
+                    std::fs::create_dir_all(dir).map_err(|source| DataDirError {
+                        dir: dir.clone(),
+                        source,
                     })?;
                     dir.as_os_str().to_owned()
                 }

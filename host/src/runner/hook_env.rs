@@ -79,7 +79,7 @@ impl Visible {
 pub fn command_env(
     line: &CommandLine,
     ctx: &RunContext,
-) -> Result<BTreeMap<OsString, OsString>, String> {
+) -> Result<BTreeMap<OsString, OsString>, super::command_line::DataDirError> {
     let visible = Visible::inherited(ctx.scrub_env);
     let mut env: BTreeMap<OsString, OsString> = std::env::vars_os()
         .filter(|(name, _)| visible.shows(name))

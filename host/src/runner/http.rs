@@ -78,25 +78,44 @@ pub async fn run(
 fn headers(
     config: &HttpConfig,
     lookup: impl Fn(&str) -> Option<std::ffi::OsString>,
-) -> Result<reqwest::header::HeaderMap, String> {
+) -> Result<reqwest::header::HeaderMap, HeaderError> {
     use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 
     let mut headers = HeaderMap::with_capacity(config.headers.len());
     for (name, value) in &config.headers {
         let header = HeaderName::from_bytes(name.as_bytes())
-            .map_err(|_| format!("header {name:?}: not a valid header name"))?;
-        let value = interpolate(value, &config.allowed_env_vars, &lookup)
-            .map_err(|variable| format!("header {name}: ${variable} is not valid UTF-8"))?;
-        let value = HeaderValue::from_str(&value).map_err(|_| {
-            format!(
-                "header {name}: its value (after replacing the allowedEnvVars) is not a valid \
-                 header value: a CR, LF or other control character"
-            )
-        })?;
+            .map_err(|_| HeaderError::Name(name.clone()))?;
+        let value = interpolate(value, &config.allowed_env_vars, &lookup).map_err(
+            |NotUtf8(variable)| HeaderError::NotUtf8 {
+                name: name.clone(),
+                variable,
+            },
+        )?;
+        let value =
+            HeaderValue::from_str(&value).map_err(|_| HeaderError::Value(name.clone()))?;
         headers.append(header, value);
     }
     Ok(headers)
 }
+
+/// Why a hook's headers cannot be sent; names the header, never its value.
+#[cfg(feature = "http")]
+#[derive(Debug, thiserror::Error)]
+enum HeaderError {
+    #[error("header {0:?}: not a valid header name")]
+    Name(String),
+    #[error("header {name}: ${variable} is not valid UTF-8")]
+    NotUtf8 { name: String, variable: String },
+    #[error(
+        "header {0}: its value (after replacing the allowedEnvVars) is not a valid header \
+         value: a CR, LF or other control character"
+    )]
+    Value(String),
+}
+
+/// An allowed variable whose value is not UTF-8 (its name).
+#[derive(Debug, PartialEq, Eq)]
+struct NotUtf8(String);
 
 /// `value` with `$NAME` and `${NAME}` replaced by the variable's value (empty when
 /// unset) for each NAME in `allowed`; other references stay as written. `Err` names
@@ -106,7 +125,7 @@ fn interpolate(
     value: &str,
     allowed: &[String],
     lookup: impl Fn(&str) -> Option<std::ffi::OsString>,
-) -> Result<String, String> {
+) -> Result<String, NotUtf8> {
     let is_name_char = |c: char| c.is_ascii_alphanumeric() || c == '_';
     let mut out = String::with_capacity(value.len());
     let mut rest = value;
@@ -132,7 +151,7 @@ fn interpolate(
         // The server's token is never a hook's, listed or not.
         if valid && name != TOKEN_ENV && allowed.iter().any(|a| a == name) {
             let value = lookup(name).unwrap_or_default();
-            out.push_str(value.to_str().ok_or_else(|| name.to_owned())?);
+            out.push_str(value.to_str().ok_or_else(|| NotUtf8(name.to_owned()))?);
         } else {
             // Not a reference, or one the hook may not make: sent as written.
             out.push('$');
@@ -197,7 +216,7 @@ mod tests {
             headers: vec![("X-Evil".to_owned(), "$EVIL".to_owned())],
             allowed_env_vars: allowed(&["EVIL"]),
         };
-        let problem = headers(&config, env).unwrap_err();
+        let problem = headers(&config, env).unwrap_err().to_string();
         assert!(problem.contains("header X-Evil"), "{problem}");
         assert!(!problem.contains("Injected"), "{problem}");
         let config = HttpConfig {

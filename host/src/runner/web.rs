@@ -12,7 +12,7 @@
 //! (connect, send, answer, body), so a server that never answers is a timed-out
 //! hook, never a hang.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use reqwest::header::{CONTENT_TYPE, HeaderMap, HeaderValue, LOCATION};
@@ -89,8 +89,8 @@ fn detail(body: &str) -> String {
 /// hook is a plain-HTTP server on 127.0.0.1 does not pay for it
 /// (docs/PERFORMANCE.md, "HTTP hooks").
 fn client(url: &str) -> Result<&'static reqwest::Client, RequestError> {
-    static PLAIN: OnceLock<Result<reqwest::Client, String>> = OnceLock::new();
-    static TLS: OnceLock<Result<reqwest::Client, String>> = OnceLock::new();
+    static PLAIN: OnceLock<Result<reqwest::Client, Arc<reqwest::Error>>> = OnceLock::new();
+    static TLS: OnceLock<Result<reqwest::Client, Arc<reqwest::Error>>> = OnceLock::new();
     let plain = url
         .get(..7)
         .is_some_and(|scheme| scheme.eq_ignore_ascii_case("http://"));
@@ -112,10 +112,10 @@ fn client(url: &str) -> Result<&'static reqwest::Client, RequestError> {
         } else {
             builder
         };
-        builder.build().map_err(|e| innermost(&e))
+        builder.build().map_err(Arc::new)
     })
     .as_ref()
-    .map_err(|e| RequestError::Client(e.clone()))
+    .map_err(|e| RequestError::Client(innermost(e)))
 }
 
 /// POSTs `body` (JSON) to `url` with `headers`; the body of a 2xx answer, kept up

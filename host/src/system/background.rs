@@ -151,10 +151,15 @@ pub(crate) struct Launch {
     pub(crate) notices: Option<u64>,
 }
 
-/// Starts `hook` in the background; `Err` (with why) when no runtime can be made.
-pub(crate) fn spawn(hook: Arc<RunnableHook>, launch: Launch) -> Result<(), String> {
+/// No runtime for background hooks could be made.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot start the background runtime")]
+pub(crate) struct NoRuntime;
+
+/// Starts `hook` in the background; `Err` when no runtime can be made.
+pub(crate) fn spawn(hook: Arc<RunnableHook>, launch: Launch) -> Result<(), NoRuntime> {
     let Some(runtime) = runtime() else {
-        return Err("cannot start the background runtime".to_owned());
+        return Err(NoRuntime);
     };
     let running = Running::start();
     runtime.spawn(async move {

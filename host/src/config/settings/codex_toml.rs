@@ -8,13 +8,26 @@
 
 use serde_json::{Map, Value};
 
+/// Why a Codex `config.toml` gives no hooks.
+#[derive(Debug, thiserror::Error)]
+pub(super) enum CodexTomlError {
+    /// Not TOML.
+    #[error("{0}")]
+    Toml(#[from] toml::de::Error),
+    /// A value JSON cannot hold.
+    #[error("{0}")]
+    Json(#[from] serde_json::Error),
+    /// Not a table at the top.
+    #[error("the top level is not a table")]
+    NotATable,
+}
+
 /// The JSON root of the hooks of a Codex `config.toml`; `Err` names why the TOML
 /// does not parse.
-pub(super) fn json_root(text: &str) -> Result<Map<String, Value>, String> {
-    let table: toml::Table = toml::from_str(text).map_err(|e| e.to_string())?;
-    let root = serde_json::to_value(table).map_err(|e| e.to_string())?;
-    let Value::Object(mut root) = root else {
-        return Err("the top level is not a table".to_owned());
+pub(super) fn json_root(text: &str) -> Result<Map<String, Value>, CodexTomlError> {
+    let table: toml::Table = toml::from_str(text)?;
+    let Value::Object(mut root) = serde_json::to_value(table)? else {
+        return Err(CodexTomlError::NotATable);
     };
     let mut out = Map::new();
     if let Some(Value::Object(mut hooks)) = root.remove("hooks") {

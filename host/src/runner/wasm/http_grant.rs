@@ -225,7 +225,7 @@ where
 /// The system's root certificates (read once per process), or why there is no
 /// TLS configuration.
 fn tls_config() -> Result<Arc<rustls::ClientConfig>, Error> {
-    static CONFIG: OnceLock<Result<Arc<rustls::ClientConfig>, String>> = OnceLock::new();
+    static CONFIG: OnceLock<Result<Arc<rustls::ClientConfig>, rustls::Error>> = OnceLock::new();
     CONFIG
         .get_or_init(|| {
             let mut roots = rustls::RootCertStore::empty();
@@ -238,7 +238,6 @@ fn tls_config() -> Result<Arc<rustls::ClientConfig>, Error> {
             rustls::ClientConfig::builder_with_provider(provider)
                 .with_safe_default_protocol_versions()
                 .map(|b| Arc::new(b.with_root_certificates(roots).with_no_client_auth()))
-                .map_err(|e| e.to_string())
         })
         .clone()
         .map_err(|e| Error::Tls(std::io::Error::other(e)))
