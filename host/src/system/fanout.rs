@@ -66,8 +66,13 @@ impl Batch {
                 })
                 .collect();
             if job.len() < 2 || plugins.len() != job.len() {
-                let i = job[0];
-                return vec![(i, batch.hooks[i].execute(input, &batch.ctx).await)];
+                // One hook, or (never made by `jobs`) not all plugins: each on its own.
+                let mut done = Vec::with_capacity(job.len());
+                for &i in job {
+                    let input = Arc::clone(&batch.inputs[i]);
+                    done.push((i, batch.hooks[i].execute(input, &batch.ctx).await));
+                }
+                return done;
             }
             let timeout = batch.hooks[job[0]].entry.spec.timeout;
             let outcomes = crate::plugins::run_together(&plugins, input, timeout, &batch.ctx).await;
