@@ -11,14 +11,6 @@ use serde_json::{Map, Value, json};
 use crate::support::*;
 use crate::{configure, runtime};
 
-const NAMES: [&str; 5] = [
-    "destructive",
-    "remote-exec",
-    "secrets",
-    "git-safety",
-    "protected-paths",
-];
-
 /// A harmless shell call every builtin reads and lets through.
 fn shell_call() -> Map<String, Value> {
     json!({"session_id": "bench", "cwd": "/home/dev/project", "tool_name": "run_shell_command",
@@ -43,13 +35,18 @@ pub fn builtins(c: &mut Criterion) {
     };
     let five = system(
         "builtins-five.json",
-        NAMES.iter().map(|n| hook(n)).collect(),
+        hookhost::BUILTINS.iter().map(|b| hook(b.name)).collect(),
     );
     let one = system("builtins-one.json", vec![hook("destructive")]);
     let none = system("builtins-none.json", Vec::new());
-    let each: Vec<_> = NAMES
+    let each: Vec<_> = hookhost::BUILTINS
         .iter()
-        .map(|n| (*n, system(&format!("builtins-{n}.json"), vec![hook(n)])))
+        .map(|b| {
+            (
+                b.name,
+                system(&format!("builtins-{}.json", b.name), vec![hook(b.name)]),
+            )
+        })
         .collect();
     let result = rt.block_on(five.fire(HookEvent::BeforeTool, input.clone()));
     assert_eq!(result.executions.len(), 5, "{:?}", result.errors);
