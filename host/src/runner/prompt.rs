@@ -47,7 +47,7 @@ pub async fn run(config: &PromptConfig, timeout: Duration, input: &[u8], ctx: &R
     let start = std::time::Instant::now();
     let endpoint = match Endpoint::resolve(ctx.hook_model.as_ref(), config, |n| std::env::var_os(n)) {
         Ok(endpoint) => endpoint,
-        Err(problem) => return RawOutcome::failed(HookFailure::NotRun(problem)),
+        Err(problem) => return RawOutcome::failed(HookFailure::NotRun(problem.to_string())),
     };
     let request = endpoint.request(&prompt_text(&config.prompt, input));
     let result = match endpoint.headers() {
@@ -57,8 +57,12 @@ pub async fn run(config: &PromptConfig, timeout: Duration, input: &[u8], ctx: &R
                 web::RequestError::Timeout => HookFailure::Timeout(timeout),
                 e => HookFailure::Request(e.to_string()),
             })
-            .and_then(|body| endpoint.verdict(&body.bytes).map_err(HookFailure::Request)),
-        Err(problem) => Err(HookFailure::Request(problem)),
+            .and_then(|body| {
+                endpoint
+                    .verdict(&body.bytes)
+                    .map_err(|e| HookFailure::Request(e.to_string()))
+            }),
+        Err(problem) => Err(HookFailure::Request(problem.to_string())),
     };
     let (status, stderr) = match result {
         Ok(Verdict::Ok) => (Status::Exited(0), Captured::default()),
@@ -134,7 +138,7 @@ impl Endpoint {
         settings: Option<&HookModel>,
         hook: &PromptConfig,
         lookup: impl Fn(&str) -> Option<OsString>,
-    ) -> Result<Endpoint, String> {
+    ) -> Result<Endpoint, PromptError> {
         let set = |name: &str| {
             lookup(name)
                 .and_then(|v| v.into_string().ok())
@@ -147,9 +151,7 @@ impl Endpoint {
                     .clone()
                     .unwrap_or_else(|| defaults(model.provider).key_env.to_owned());
                 if model.api_key_env.is_some() && set(&key_env).is_none() {
-                    return Err(format!(
-                        "tools.hookModel.apiKeyEnv names ${key_env}, which is not set"
-                    ));
+                    return Err(PromptError::KeyEnvUnset(key_env));
                 }
                 let base = model
                     .base_url
@@ -168,13 +170,7 @@ impl Endpoint {
                             (provider, base, of.key_env.to_owned(), None)
                         })
                     });
-                from_env.ok_or_else(|| {
-                    "no model endpoint for prompt hooks: set tools.hookModel in your user \
-                     settings ({\"provider\": \"anthropic\" | \"openai\", \"baseUrl\", \"model\", \
-                     \"apiKeyEnv\"}), or ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL), or \
-                     OPENAI_API_KEY (and OPENAI_BASE_URL) in the environment"
-                        .to_owned()
-                })?
+                from_env.ok_or(PromptError::NoEndpoint)?
             }
         };
         let of = defaults(provider);
@@ -215,7 +211,7 @@ impl Endpoint {
     /// The headers: the key (marked sensitive, so it never appears in a debug
     /// print of the request) and the API version.
     #[cfg(feature = "http")]
-    fn headers(&self) -> Result<reqwest::header::HeaderMap, String> {
+    fn headers(&self) -> Result<reqwest::header::HeaderMap, PromptError> {
         use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderValue};
 
         let mut headers = HeaderMap::new();
@@ -224,9 +220,8 @@ impl Endpoint {
                 ModelProvider::Anthropic => key.trim().to_owned(),
                 ModelProvider::OpenAi => format!("Bearer {}", key.trim()),
             };
-            let mut value = HeaderValue::from_str(&value).map_err(|_| {
-                format!("the API key in ${} is not a valid header value", self.key_env)
-            })?;
+            let mut value = HeaderValue::from_str(&value)
+                .map_err(|_| PromptError::KeyNotHeader(self.key_env.clone()))?;
             value.set_sensitive(true);
             match self.provider {
                 ModelProvider::Anthropic => headers.insert("x-api-key", value),
@@ -240,15 +235,14 @@ impl Endpoint {
     }
 
     /// The verdict in a 2xx answer's body; `Err` says what came back instead.
-    fn verdict(&self, body: &[u8]) -> Result<Verdict, String> {
+    fn verdict(&self, body: &[u8]) -> Result<Verdict, PromptError> {
         let who = format!("model {} at {}", self.model, self.url);
         let quote = |text: &str| crate::text::clip(text.trim(), QUOTE_CHARS).into_owned();
-        let json: serde_json::Value = serde_json::from_slice(body).map_err(|_| {
-            format!(
-                "{who} answered with something that is not JSON: {:?}",
-                quote(&String::from_utf8_lossy(body))
-            )
-        })?;
+        let json: serde_json::Value =
+            serde_json::from_slice(body).map_err(|_| PromptError::NotJson {
+                who: who.clone(),
+                said: quote(&String::from_utf8_lossy(body)),
+            })?;
         let text = match self.provider {
             ModelProvider::Anthropic => json["content"].as_array().and_then(|blocks| {
                 let texts: Vec<&str> = blocks
@@ -267,18 +261,47 @@ impl Endpoint {
                 ModelProvider::Anthropic => "content[].text",
                 ModelProvider::OpenAi => "choices[0].message.content",
             };
-            return Err(format!(
-                "{who} answered JSON without {expected}: {:?}",
-                quote(&json.to_string())
-            ));
+            return Err(PromptError::NoText {
+                who,
+                expected,
+                said: quote(&json.to_string()),
+            });
         };
-        verdict(&text).ok_or_else(|| {
-            format!(
-                "{who} did not answer {{\"ok\": true}} or {{\"ok\": false, \"reason\": …}}; it said {:?}",
-                quote(&text)
-            )
+        verdict(&text).ok_or_else(|| PromptError::NoVerdict {
+            who,
+            said: quote(&text),
         })
     }
+}
+
+/// Why a prompt hook has no verdict; the message names the setting or the model
+/// and quotes (clipped) what came back.
+#[derive(Debug, thiserror::Error)]
+#[cfg_attr(not(feature = "http"), allow(dead_code))]
+enum PromptError {
+    #[error("tools.hookModel.apiKeyEnv names ${0}, which is not set")]
+    KeyEnvUnset(String),
+    #[error(
+        "no model endpoint for prompt hooks: set tools.hookModel in your user settings \
+         ({{\"provider\": \"anthropic\" | \"openai\", \"baseUrl\", \"model\", \"apiKeyEnv\"}}), or \
+         ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL), or OPENAI_API_KEY (and OPENAI_BASE_URL) in \
+         the environment"
+    )]
+    NoEndpoint,
+    #[error("the API key in ${0} is not a valid header value")]
+    KeyNotHeader(String),
+    #[error("{who} answered with something that is not JSON: {said:?}")]
+    NotJson { who: String, said: String },
+    #[error("{who} answered JSON without {expected}: {said:?}")]
+    NoText {
+        who: String,
+        expected: &'static str,
+        said: String,
+    },
+    #[error(
+        "{who} did not answer {{\"ok\": true}} or {{\"ok\": false, \"reason\": …}}; it said {said:?}"
+    )]
+    NoVerdict { who: String, said: String },
 }
 
 /// `{"ok": true}` or `{"ok": false, "reason": …}` in the model's text, possibly in
@@ -422,14 +445,14 @@ mod tests {
         assert_eq!(e.url, "http://h/v1/chat/completions");
         assert_eq!((e.model.as_str(), e.key.as_deref()), (DEFAULT_OPENAI_MODEL, None));
 
-        let none = Endpoint::resolve(None, &hook(None), env(&[("ANTHROPIC_API_KEY", " ")])).unwrap_err();
+        let none = Endpoint::resolve(None, &hook(None), env(&[("ANTHROPIC_API_KEY", " ")])).unwrap_err().to_string();
         assert!(none.contains("tools.hookModel") && none.contains("OPENAI_API_KEY"), "{none}");
 
         let named = HookModel {
             api_key_env: Some("MY_KEY".to_owned()),
             ..settings
         };
-        let missing = Endpoint::resolve(Some(&named), &hook(None), env(&[])).unwrap_err();
+        let missing = Endpoint::resolve(Some(&named), &hook(None), env(&[])).unwrap_err().to_string();
         assert!(missing.contains("$MY_KEY"), "{missing}");
     }
 
