@@ -14,13 +14,15 @@
 //! five builtin hooks as five instances 354 µs, in one instance of the pack
 //! 108 µs (docs/PERFORMANCE.md, "Builtin policies", third round).
 //!
-//! The instance runs under the hooks' common limits with their fuel added up and
-//! their (read-only) directories together.
-//! Anything but a clean answer for every group — a trap, fuel or memory
-//! exhausted, output cut at the cap or not of the expected shape — runs each hook
-//! again on its own, so every hook still gets exactly the answer, or the failure,
-//! it would get alone. Only a timeout is shared: the hooks had the same one, and
-//! running them again would make the agent wait twice.
+//! The instance runs under the hooks' common limits with their fuel and their
+//! timeouts added up (the work of n hooks in one instance, so a large call that
+//! each hook alone answers in time is not cut short by sharing) and their
+//! (read-only) directories together. Anything but a clean answer for every group —
+//! a trap, fuel or memory exhausted, output cut at the cap or not of the expected
+//! shape — runs each hook again on its own, so every hook still gets exactly the
+//! answer, or the failure, it would get alone. Only a timeout is shared: running
+//! them again would make the agent wait twice (and a builtin does not wait: its
+//! work is bounded by its fuel).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -77,7 +79,10 @@ pub async fn run_together(
             .fold(0u64, |sum, p| sum.saturating_add(p.fuel())),
         preopens: &preopens,
     };
-    let outcome = first.run_as(call, Arc::clone(&input), timeout, ctx).await;
+    let n = u32::try_from(plugins.len()).unwrap_or(u32::MAX);
+    let outcome = first
+        .run_as(call, Arc::clone(&input), timeout.saturating_mul(n), ctx)
+        .await;
     if let Status::Failed(HookFailure::Timeout(_)) = outcome.status {
         return plugins.iter().map(|_| outcome.clone()).collect();
     }
