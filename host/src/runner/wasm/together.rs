@@ -11,8 +11,8 @@
 //! Why: a plugin call costs ~30 µs before the guest does anything (store, WASI
 //! context, instance), and five different components of ~380 KB evict each
 //! other's code from the caches. Measured in process (`cargo bench … builtins`):
-//! five builtin hooks as five instances 354 µs, in one instance of the pack
-//! 108 µs (docs/PERFORMANCE.md, "Builtin policies", third round).
+//! five builtin hooks as five instances 354 µs, sharing one instance of the pack
+//! 129 µs (docs/PERFORMANCE.md, "Builtin policies", third round).
 //!
 //! The instance runs under the hooks' common limits with their fuel and their
 //! timeouts added up (the work of n hooks in one instance, so a large call that
