@@ -106,8 +106,43 @@ pub enum RuleError {
         /// The rule as written.
         rule: String,
         /// What is wrong with the pattern.
-        why: String,
+        why: PatternError,
     },
+}
+
+/// What is wrong with a rule's pattern for its tool.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PatternError {
+    /// `Bash(command:…)`: the primary field, which `param:value` cannot match.
+    #[error(
+        "`{name}` is {tool}'s primary field, which a `param:value` rule cannot match (a compound \
+         command would bypass it); write the tool's own pattern instead, e.g. Bash(rm *), \
+         Read(./path), WebFetch(domain:host)"
+    )]
+    PrimaryField {
+        /// The field.
+        name: String,
+        /// The tool.
+        tool: String,
+    },
+    /// A path pattern that does not parse.
+    #[error("{0}")]
+    Path(&'static str),
+    /// A `WebFetch` rule that is not `domain:<host>`.
+    #[error("WebFetch rules take `domain:<host>` (e.g. WebFetch(domain:example.com)), not a URL")]
+    NotDomain,
+    /// `domain:` with something that is no host name.
+    #[error("{0:?} is not a host name for `domain:`")]
+    NotHost(String),
+    /// A path rule for a search tool, which Claude Code never consults.
+    #[error(
+        "Claude Code never consults a path rule for {0}; write {0} alone, Read(<path>) for the \
+         files it reads, or {0}(param:value)"
+    )]
+    Search(String),
+    /// A pattern for a tool that takes none.
+    #[error("{0} takes no pattern; write {0} alone or {0}(param:value)")]
+    NoPattern(String),
 }
 
 /// What a rule says of a call.
@@ -478,7 +513,7 @@ fn tool_sel(name: &str) -> Result<ToolSel, RuleError> {
 }
 
 /// The pattern of a rule for `tool`.
-fn spec(tool: &ToolSel, pattern: &str) -> Result<Spec, String> {
+fn spec(tool: &ToolSel, pattern: &str) -> Result<Spec, PatternError> {
     let kind = tool.kind();
     let tool_name = match tool {
         ToolSel::Named(name) => name.as_str(),
@@ -487,11 +522,10 @@ fn spec(tool: &ToolSel, pattern: &str) -> Result<Spec, String> {
     };
     if let Some((name, value)) = param_form(pattern) {
         if kind.primary().contains(&name) {
-            return Err(format!(
-                "`{name}` is {tool_name}'s primary field, which a `param:value` rule cannot match \
-                 (a compound command would bypass it); write the tool's own pattern instead, \
-                 e.g. Bash(rm *), Read(./path), WebFetch(domain:host)"
-            ));
+            return Err(PatternError::PrimaryField {
+                name: name.to_owned(),
+                tool: tool_name.to_owned(),
+            });
         }
         if kind.params().is_none_or(|known| known.contains(&name)) {
             return Ok(Spec::Param {
@@ -506,18 +540,13 @@ fn spec(tool: &ToolSel, pattern: &str) -> Result<Spec, String> {
         Kind::Shell => Ok(Spec::Command(CommandPattern::new(pattern))),
         Kind::File => PathPattern::parse(pattern)
             .map(Spec::Path)
-            .map_err(str::to_owned),
+            .map_err(PatternError::Path),
         Kind::Web => domain(pattern),
         Kind::Agent | Kind::Skill if pattern == "*" => Ok(Spec::Any),
         Kind::Agent => Ok(Spec::Agent(pattern.to_owned())),
         Kind::Skill => Ok(Spec::Skill(pattern.to_owned())),
-        Kind::Search => Err(format!(
-            "Claude Code never consults a path rule for {tool_name}; write {tool_name} alone, \
-             Read(<path>) for the files it reads, or {tool_name}(param:value)"
-        )),
-        Kind::Other => Err(format!(
-            "{tool_name} takes no pattern; write {tool_name} alone or {tool_name}(param:value)"
-        )),
+        Kind::Search => Err(PatternError::Search(tool_name.to_owned())),
+        Kind::Other => Err(PatternError::NoPattern(tool_name.to_owned())),
     }
 }
 
@@ -534,16 +563,13 @@ fn param_form(pattern: &str) -> Option<(&str, &str)> {
 }
 
 /// `WebFetch(domain:host)`.
-fn domain(pattern: &str) -> Result<Spec, String> {
+fn domain(pattern: &str) -> Result<Spec, PatternError> {
     let Some(("domain", host)) = param_form(pattern) else {
-        return Err(
-            "WebFetch rules take `domain:<host>` (e.g. WebFetch(domain:example.com)), not a URL"
-                .to_owned(),
-        );
+        return Err(PatternError::NotDomain);
     };
     let host = host.trim().trim_end_matches('.').to_ascii_lowercase();
     if host.is_empty() || host.contains(['/', ':', ' ']) {
-        return Err(format!("{host:?} is not a host name for `domain:`"));
+        return Err(PatternError::NotHost(host));
     }
     if host == "*" {
         return Ok(Spec::Any);
