@@ -10,8 +10,10 @@
 //! A builtin runs as an ordinary plugin hook: the settings check writes its bytes
 //! once into the cache (`builtins/NAME-SHA256.wasm`, content-addressed) and pins
 //! their SHA-256, so trust, the compile cache and `check` treat it like a module
-//! on disk. What runs is bytes in the binary, never that file
-//! ([`of_materialized`]): a file someone changed there changes nothing.
+//! on disk. What runs is bytes in the binary, never that file: the hook's
+//! `PluginConfig::builtin` says it is a builtin (set by the settings check from
+//! `builtin:NAME`, not read back from a file name), so a file someone changed
+//! there changes nothing, and a `path` to it is an ordinary module.
 //!
 //! **The pack.** What runs is not `NAME.wasm` but the [`PACK`]: one component
 //! built from the same sources (`policies/pack`), holding the five policies, told
@@ -209,7 +211,7 @@ impl Builtin {
     /// The file that holds its bytes under `cache`, written if it is not there
     /// or not of their size. The file is for people and tools (`wasm-tools`,
     /// `hookhost plugin push`): a hook on it runs the bytes in this binary
-    /// (see `of_materialized`), so it is not read back here (reading and comparing
+    /// (`PluginConfig::builtin`), so it is not read back here (reading and comparing
     /// the five was ~7 % of a five-builtin `hookhost hook` process).
     pub fn materialize(&self, cache: &Path) -> Result<PathBuf, BuiltinError> {
         let dir = cache.join("builtins");
@@ -232,24 +234,6 @@ impl Builtin {
         })?;
         Ok(path)
     }
-}
-
-/// The builtin whose materialized file `path` is (by its file name, which holds
-/// the builtin's digest).
-pub fn of_path(path: &Path) -> Option<&'static Builtin> {
-    let file = path.file_name()?.to_str()?.strip_suffix(".wasm")?;
-    let (name, digest) = file.rsplit_once('-')?;
-    let builtin = BUILTINS.iter().find(|b| b.name == name)?;
-    (digest == hex::encode(builtin.sha256())).then_some(builtin)
-}
-
-/// The builtin `path` was materialized for: its name (which holds the digest)
-/// in the builtins directory of [`cache_dir`]. A file of that name elsewhere is an
-/// ordinary module.
-#[cfg_attr(not(feature = "plugins"), allow(dead_code))]
-pub fn of_materialized(path: &Path) -> Option<&'static Builtin> {
-    let builtin = of_path(path)?;
-    (path.parent()? == cache_dir().join("builtins")).then_some(builtin)
 }
 
 /// Where builtins are written: `$HOOKHOST_CACHE_DIR`, else the user's cache

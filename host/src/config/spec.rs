@@ -83,6 +83,10 @@ pub struct VerifyRule {
 /// The settings of a `plugin` hook (CONTRACT §2).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct PluginConfig {
+    /// The builtin policy a `"source": "builtin:NAME"` hook runs (its name), in the
+    /// pack ([`crate::builtin::PACK`]); `path` is then its file in the cache, for
+    /// people and tools, and is never read to run it.
+    pub builtin: Option<&'static str>,
     /// The `.wasm` file (component or preview-1 module), resolved; for a `source`
     /// hook, the module's file in the module store.
     pub path: PathBuf,

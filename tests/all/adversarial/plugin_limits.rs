@@ -21,6 +21,7 @@ const BLOCKED_INPUT: &str = r#"{"session_id":"s","transcript_path":"","cwd":"/",
 
 fn plugin_config(path: &str, fuel: u64, memory_limit: u64) -> PluginConfig {
     PluginConfig {
+        builtin: None,
         path: PathBuf::from(path),
         source: None,
         sha256: None,

@@ -9,7 +9,7 @@
 //! take 100 × one.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use super::module::{Compiled, PluginLoadError};
@@ -80,7 +80,7 @@ impl WasmEngine {
     pub fn load(&self, config: &PluginConfig) -> Result<Arc<Plugin>, HookFailure> {
         let compiled = self
             .for_memory(config.memory_limit)?
-            .compiled(&config.path)
+            .compiled(config)
             .map_err(|source| {
                 HookFailure::Load(LoadError::Module {
                     path: config.path.clone(),
@@ -96,25 +96,26 @@ impl WasmEngine {
     /// several at once on all cores; [`WasmEngine::load`] then finds them loaded.
     /// One file is left to `load` (no thread for it).
     pub fn preload<'a>(&self, configs: impl IntoIterator<Item = &'a PluginConfig>) {
-        let mut todo: Vec<(WasmEngine, &Path)> = Vec::new();
+        let mut todo: Vec<(WasmEngine, &PluginConfig)> = Vec::new();
         for config in configs {
             let Ok(engine) = self.for_memory(config.memory_limit) else {
                 continue;
             };
-            let path = config.path.as_path();
             // All builtins are one module: the pack.
-            let builtin = |p: &Path| crate::builtin::of_materialized(p).is_some();
-            let same = |p: &Path| p == path || (builtin(p) && builtin(path));
+            let same = |c: &PluginConfig| match (c.builtin, config.builtin) {
+                (None, None) => c.path == config.path,
+                (Some(_), Some(_)) => true,
+                _ => false,
+            };
             let seen = todo
                 .iter()
-                .any(|(e, p)| same(p) && Arc::ptr_eq(&e.0, &engine.0));
-            let loaded = if builtin(path) {
-                engine.0.pack.get().is_some()
-            } else {
-                engine.lock_modules().contains_key(path)
+                .any(|(e, c)| same(c) && Arc::ptr_eq(&e.0, &engine.0));
+            let loaded = match config.builtin {
+                Some(_) => engine.0.pack.get().is_some(),
+                None => engine.lock_modules().contains_key(&config.path),
             };
             if !seen && !loaded {
-                todo.push((engine, path));
+                todo.push((engine, config));
             }
         }
         if todo.len() < 2 {
@@ -127,10 +128,10 @@ impl WasmEngine {
         std::thread::scope(|scope| {
             for _ in 0..workers {
                 scope.spawn(|| {
-                    while let Some((engine, path)) =
+                    while let Some((engine, config)) =
                         todo.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
                     {
-                        let _ = engine.compiled(path);
+                        let _ = engine.compiled(config);
                     }
                 });
             }
@@ -157,9 +158,9 @@ impl WasmEngine {
 
     /// The compiled file at `path`, loading it the first time. The lock is not
     /// held while loading, so [`WasmEngine::preload`]'s threads load in parallel.
-    fn compiled(&self, path: &Path) -> Loaded {
-        // Every builtin's file stands for the one pack that runs it.
-        if crate::builtin::of_materialized(path).is_some() {
+    fn compiled(&self, config: &PluginConfig) -> Loaded {
+        // Every builtin runs the one pack.
+        if config.builtin.is_some() {
             return self
                 .0
                 .pack
@@ -170,6 +171,7 @@ impl WasmEngine {
                 })
                 .clone();
         }
+        let path = config.path.as_path();
         if let Some(done) = self.lock_modules().get(path) {
             return done.clone();
         }

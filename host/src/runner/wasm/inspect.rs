@@ -69,6 +69,7 @@ pub fn inspect_plugin(file: &Path) -> std::io::Result<PluginInspection> {
         Err(e) => inspection.imports_unreadable = Some(e.to_string()),
     }
     let config = PluginConfig {
+        builtin: None,
         path: file.to_path_buf(),
         source: None,
         sha256: None,

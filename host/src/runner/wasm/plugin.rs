@@ -121,7 +121,7 @@ impl Plugin {
     /// The plugin described by `config`, running `compiled` (the file at
     /// `config.path`, loaded once for every hook that names it).
     pub fn new(compiled: Arc<Compiled>, config: &PluginConfig) -> Result<Plugin, HookFailure> {
-        let builtin = crate::builtin::of_materialized(&config.path);
+        let builtin = config.builtin.and_then(|name| crate::builtin::find(name).ok());
         // A builtin is pinned to its own component's digest; the pack runs it.
         let actual = builtin.map_or(compiled.digest, Builtin::sha256);
         if let Some(pinned) = config.sha256

@@ -101,6 +101,7 @@ mod tests {
 
     fn config(host: PathBuf) -> PluginConfig {
         PluginConfig {
+            builtin: None,
             path: "p.wasm".into(),
             source: None,
             sha256: None,

@@ -323,11 +323,10 @@ fn default_name(kind: &HookKind) -> String {
             source: Some(source),
             ..
         }) => source.reference.clone(),
-        HookKind::Plugin(p) if crate::builtin::of_path(&p.path).is_some() => {
-            crate::builtin::of_path(&p.path)
-                .map(|b| format!("{}{}", crate::builtin::SCHEME, b.name))
-                .unwrap_or_default()
-        }
+        HookKind::Plugin(PluginConfig {
+            builtin: Some(name),
+            ..
+        }) => format!("{}{name}", crate::builtin::SCHEME),
         HookKind::Plugin(p) => p
             .path
             .file_name()

@@ -57,6 +57,7 @@ pub(super) fn config(at: &str, hook: HookSettings, report: &mut Report<'_>) -> O
     let path = path?;
     ok.then(|| {
         HookKind::Plugin(PluginConfig {
+            builtin: builtin.map(|b| b.name),
             path: path.into(),
             source,
             sha256,
