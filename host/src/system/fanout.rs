@@ -30,18 +30,35 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::task::Poll;
 
+use crate::plugins::Plugin;
 use crate::runner::{
     HookExecutionResult, HookFailure, RawOutcome, RunContext, RunnableHook, Runner,
 };
 
-/// The hooks of one parallel fire, their inputs, the jobs they make (the hooks
-/// each runs, most one hook) and the next job to claim.
+/// The hooks of one parallel fire, their inputs, the jobs they make and the next
+/// job to claim.
 struct Batch {
     hooks: Vec<Arc<RunnableHook>>,
     inputs: Vec<Arc<[u8]>>,
     ctx: Arc<RunContext>,
-    jobs: Vec<Vec<usize>>,
+    jobs: Vec<Job>,
     next: AtomicUsize,
+}
+
+/// What one claim runs: a hook, or builtin hooks sharing one instance of the pack
+/// (their indices and plugins).
+enum Job {
+    One(usize),
+    Together(Vec<(usize, Arc<Plugin>)>),
+}
+
+impl Job {
+    fn hooks(&self) -> Vec<usize> {
+        match self {
+            Job::One(i) => vec![*i],
+            Job::Together(members) => members.iter().map(|(i, _)| *i).collect(),
+        }
+    }
 }
 
 type Done = Vec<(usize, HookExecutionResult)>;
@@ -56,37 +73,31 @@ impl Batch {
     fn start(self: &Arc<Self>, j: usize) -> Running {
         let batch = Arc::clone(self);
         Box::pin(async move {
-            let job = &batch.jobs[j];
-            let input = Arc::clone(&batch.inputs[job[0]]);
-            let plugins: Vec<&crate::plugins::Plugin> = job
-                .iter()
-                .filter_map(|&i| match &batch.hooks[i].runner {
-                    Runner::Plugin(plugin) => Some(&**plugin),
-                    _ => None,
-                })
-                .collect();
-            if job.len() < 2 || plugins.len() != job.len() {
-                // One hook, or (never made by `jobs`) not all plugins: each on its own.
-                let mut done = Vec::with_capacity(job.len());
-                for &i in job {
-                    let input = Arc::clone(&batch.inputs[i]);
-                    done.push((i, batch.hooks[i].execute(input, &batch.ctx).await));
+            let members = match &batch.jobs[j] {
+                Job::One(i) => {
+                    let input = Arc::clone(&batch.inputs[*i]);
+                    return vec![(*i, batch.hooks[*i].execute(input, &batch.ctx).await)];
                 }
-                return done;
-            }
-            let timeout = batch.hooks[job[0]].entry.spec.timeout;
+                Job::Together(members) => members,
+            };
+            let first = members[0].0;
+            let plugins: Vec<&Plugin> = members.iter().map(|(_, p)| &**p).collect();
+            let input = Arc::clone(&batch.inputs[first]);
+            let timeout = batch.hooks[first].entry.spec.timeout;
             let outcomes = crate::plugins::run_together(&plugins, input, timeout, &batch.ctx).await;
-            job.iter()
+            members
+                .iter()
                 .zip(outcomes)
-                .map(|(&i, raw)| (i, batch.hooks[i].settle(raw)))
+                .map(|((i, _), raw)| (*i, batch.hooks[*i].settle(raw)))
                 .collect()
         })
     }
 
     fn panicked(&self, j: usize) -> Done {
         self.jobs[j]
-            .iter()
-            .map(|&i| (i, self.panicked_hook(i)))
+            .hooks()
+            .into_iter()
+            .map(|i| (i, self.panicked_hook(i)))
             .collect()
     }
 
@@ -101,24 +112,34 @@ impl Batch {
 /// hook is a job of its own.
 ///
 /// [`runs_with`]: crate::plugins::Plugin::runs_with
-fn jobs(hooks: &[Arc<RunnableHook>], inputs: &[Arc<[u8]>]) -> Vec<Vec<usize>> {
-    let plugin = |i: usize| match &hooks[i].runner {
-        Runner::Plugin(plugin) => Some(plugin),
-        _ => None,
-    };
-    let mut jobs: Vec<Vec<usize>> = Vec::with_capacity(hooks.len());
-    for i in 0..hooks.len() {
-        let joins = plugin(i).and_then(|p| {
-            jobs.iter().position(|job| {
-                let first = job[0];
-                plugin(first).is_some_and(|q| q.runs_with(p))
-                    && Arc::ptr_eq(&inputs[first], &inputs[i])
-                    && hooks[first].entry.spec.timeout == hooks[i].entry.spec.timeout
-            })
+fn jobs(hooks: &[Arc<RunnableHook>], inputs: &[Arc<[u8]>]) -> Vec<Job> {
+    let mut jobs: Vec<Job> = Vec::with_capacity(hooks.len());
+    for (i, hook) in hooks.iter().enumerate() {
+        let Runner::Plugin(p) = &hook.runner else {
+            jobs.push(Job::One(i));
+            continue;
+        };
+        let joins = jobs.iter_mut().find_map(|job| match job {
+            Job::Together(members) => {
+                let (first, q) = &members[0];
+                (q.runs_with(p)
+                    && Arc::ptr_eq(&inputs[*first], &inputs[i])
+                    && hooks[*first].entry.spec.timeout == hook.entry.spec.timeout)
+                    .then_some(members)
+            }
+            Job::One(_) => None,
         });
         match joins {
-            Some(j) => jobs[j].push(i),
-            None => jobs.push(vec![i]),
+            Some(members) => members.push((i, Arc::clone(p))),
+            None => jobs.push(Job::Together(vec![(i, Arc::clone(p))])),
+        }
+    }
+    // A plugin that shares with nobody runs as any hook does.
+    for job in &mut jobs {
+        if let Job::Together(members) = job
+            && let [(i, _)] = members.as_slice()
+        {
+            *job = Job::One(*i);
         }
     }
     jobs
