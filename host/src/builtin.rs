@@ -121,15 +121,19 @@ impl Pack {
 
     /// The SHA-256 of its bytes (recorded at build time, like a builtin's).
     pub fn sha256(&self) -> [u8; 32] {
-        *self.digest.get_or_init(|| {
-            recorded_digest("pack").unwrap_or_else(|| Sha256::digest(self.bytes).into())
-        })
+        embedded_sha256(&self.digest, "pack", self.bytes)
     }
 
     /// `sha256:HEX`.
     pub fn digest(&self) -> String {
         format!("sha256:{}", hex::encode(self.sha256()))
     }
+}
+
+/// The SHA-256 of the embedded component `NAME.wasm`: its recorded digest (or,
+/// were it missing, its bytes hashed), worked out once per process.
+fn embedded_sha256(cell: &OnceLock<[u8; 32]>, name: &str, bytes: &[u8]) -> [u8; 32] {
+    *cell.get_or_init(|| recorded_digest(name).unwrap_or_else(|| Sha256::digest(bytes).into()))
 }
 
 /// `sha256sum` lines of the committed components.
@@ -193,14 +197,7 @@ impl Builtin {
 
     /// The SHA-256 of its bytes.
     pub fn sha256(&self) -> [u8; 32] {
-        *self
-            .digest
-            .get_or_init(|| recorded_digest(self.name).unwrap_or_else(|| self.computed_sha256()))
-    }
-
-    /// The SHA-256 of its bytes, computed.
-    fn computed_sha256(&self) -> [u8; 32] {
-        Sha256::digest(self.bytes).into()
+        embedded_sha256(&self.digest, self.name, self.bytes)
     }
 
     /// `sha256:HEX`, as `hookhost policy list` and `check` show it.
@@ -272,16 +269,13 @@ mod tests {
     #[test]
     fn recorded_digests_are_the_bytes() {
         for b in &BUILTINS {
-            assert_eq!(
-                recorded_digest(b.name),
-                Some(b.computed_sha256()),
-                "{}",
-                b.name
-            );
-            assert_eq!(b.sha256(), b.computed_sha256());
+            let computed: [u8; 32] = Sha256::digest(b.bytes).into();
+            assert_eq!(recorded_digest(b.name), Some(computed), "{}", b.name);
+            assert_eq!(b.sha256(), computed);
         }
         let pack: [u8; 32] = Sha256::digest(PACK.bytes()).into();
         assert_eq!(recorded_digest("pack"), Some(pack));
+        assert_eq!(PACK.sha256(), pack);
         assert_eq!(&PACK.bytes()[..4], b"\0asm");
     }
 
