@@ -67,6 +67,7 @@ fn command_hook(event: HookEvent, dialect: Dialect, policy: FailurePolicy) -> Ru
         source,
         other_name: None,
         location: "hooks.BeforeTool[0].hooks[0]".to_owned(),
+        at: None,
         written: None,
     };
     RunnableHook {

@@ -165,7 +165,7 @@ pub use builtin::{
     SCHEME as BUILTIN_SCHEME, cache_dir as builtin_cache_dir, find as find_builtin,
 };
 pub use config::{
-    DEFAULT_STATE_MAX_BYTES, Diagnostic, Grants, HostPattern, HostPatternError,
+    DEFAULT_STATE_MAX_BYTES, Diagnostic, Grants, HookAt, HostPattern, HostPatternError,
     MAX_STATE_MAX_BYTES, ServeLimits, SettingsFormat, SettingsSource, Severity, SourceKind,
     StateGrant, is_hookhost_itself, is_hookhost_program, settings_schema,
 };
@@ -187,7 +187,7 @@ pub use runner::{
 };
 pub use system::{
     BackgroundMode, FireEvent, FireInput, FunctionHookError, HookSystem, HookSystemBuilder,
-    MAX_NOTICES, Notice, background_running, take_all_notices, wait_for_background,
+    LoadReport, MAX_NOTICES, Notice, background_running, take_all_notices, wait_for_background,
 };
 pub use text::terminal_safe;
 pub use trace::TraceSink;

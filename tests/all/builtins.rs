@@ -313,9 +313,9 @@ async fn every_builtin_decides_its_corpus_through_the_library() {
                 .settings_files([settings])
                 .build();
             assert!(
-                system.load_errors().is_empty(),
+                system.report().failures().next().is_none(),
                 "{:?}",
-                system.load_errors()
+                system.report().diagnostics()
             );
             systems.insert(key.clone(), system);
         }

@@ -23,9 +23,9 @@ fn system(p: &Project, file: &str, hooks: Vec<Value>) -> HookSystem {
         .settings_files([settings])
         .build();
     assert!(
-        system.load_errors().is_empty(),
+        system.report().failures().next().is_none(),
         "{:?}",
-        system.load_errors()
+        system.report().diagnostics()
     );
     system
 }

@@ -130,7 +130,7 @@ fn wrong_hook_fields() -> Vec<(Value, &'static str)> {
             "hooks.BeforeTool[0].hooks[0].name: expected a string, got 3",
         ),
         (
-            json!([group(vec![cmd("ok"), cmd("ok2")]), {"hooks": [cmd("fine"), {"type": "command", "command": "x", "description": []}]}]),
+            json!([group(vec![cmd("true"), cmd("true --2")]), {"hooks": [cmd("true --fine"), {"type": "command", "command": "x", "description": []}]}]),
             "hooks.BeforeTool[1].hooks[1].description: expected a string, got an array",
         ),
     ]

@@ -21,6 +21,7 @@ mod claude_events;
 mod cli;
 mod codex;
 mod distribution;
+mod doors;
 mod engine;
 mod environment;
 mod exit_codes;

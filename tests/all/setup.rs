@@ -416,6 +416,14 @@ fn a_binary_of_another_name_is_still_setups_own() {
     let copy = p.path("bin/hh-copy");
     std::fs::create_dir_all(copy.parent().expect("dir")).expect("dir");
     std::fs::copy(crate::common::BIN, &copy).expect("copy the binary");
+    // Another test's fork may still hold the copy open for writing (until that
+    // child execs): running it then fails with ETXTBSY (26). Wait that out.
+    let start = std::time::Instant::now();
+    while let Err(e) = std::process::Command::new(&copy).arg("--version").output() {
+        assert_eq!(e.raw_os_error(), Some(26), "{e}");
+        assert!(start.elapsed() < std::time::Duration::from_secs(10), "{e}");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
     let env = |command: &mut std::process::Command| {
         command
             .env("HOME", p.home())

@@ -220,9 +220,9 @@ async fn ten_thousand_mixed_fires_leak_nothing() {
     let settings = settings(&p);
     let system = build(&p, &settings);
     assert!(
-        system.diagnostics().is_empty(),
+        system.report().diagnostics().is_empty(),
         "{:?}",
-        system.diagnostics()
+        system.report().diagnostics()
     );
     let schedule = schedule();
     let mut baseline = None;

@@ -48,7 +48,7 @@ pub fn grants(c: &mut Criterion) {
             ..hookhost::EngineOptions::default()
         };
         let system = fx.builder(&settings).engine_options(options).build();
-        assert!(system.diagnostics().iter().all(|d| !d.is_error()));
+        assert!(system.report().diagnostics().iter().all(|d| !d.is_error()));
         system
     };
     let kv_set = capabilities(

@@ -171,9 +171,9 @@ impl Fixture {
     pub fn system(&self, settings: &Path) -> HookSystem {
         let system = self.builder(settings).build();
         assert!(
-            system.diagnostics().iter().all(|d| !d.is_error()),
+            system.report().diagnostics().iter().all(|d| !d.is_error()),
             "{:?}",
-            system.diagnostics()
+            system.report().diagnostics()
         );
         system
     }

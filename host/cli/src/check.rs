@@ -5,27 +5,26 @@
 
 use std::process::ExitCode;
 
-use hookhost::{Severity, terminal_safe};
+use hookhost::terminal_safe;
 
 use crate::{Outcome, SettingsArgs};
 
 pub fn run(settings: &SettingsArgs) -> Outcome {
     // Load plugins even when hooks are disabled: checking them is the point.
     let system = settings.builder().enable_hooks(true).build();
-    let mut errors = 0;
-    for d in system.diagnostics() {
-        if d.severity == Severity::Error || d.unenforced {
-            errors += 1;
-        }
+    let report = system.report();
+    for d in report.diagnostics() {
         eprintln!("{}", terminal_safe(&d.to_string()));
     }
-    if !system.enabled_in_settings() {
-        // Declared hooks that will not run: the most dangerous silent state.
-        for d in system.switched_off() {
-            errors += 1;
-            eprintln!("{}", terminal_safe(&d.to_string()));
-        }
+    // Declared hooks that will not run (the settings switch them off) are the most
+    // dangerous silent state: they fail the check too.
+    let switched_off = report
+        .check_failures()
+        .filter(|d| !report.diagnostics().contains(d));
+    for d in switched_off {
+        eprintln!("{}", terminal_safe(&d.to_string()));
     }
+    let errors = report.check_failures().count();
     // Written once: a closed stdout (`| head`) must not panic.
     crate::write_stdout(&system.hook_listing().to_string());
     if errors > 0 {

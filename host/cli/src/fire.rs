@@ -6,7 +6,7 @@ use std::io::{Read, Write};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use hookhost::dialect::Dialect;
+use hookhost::dialect::{AgentCall, Dialect};
 use hookhost::{AggregatedHookResult, HookEvent, HookSystem, terminal_safe};
 use serde_json::{Map, Value};
 
@@ -19,13 +19,10 @@ pub fn run(
     explain: bool,
     run_background: bool,
 ) -> Outcome {
-    let (bytes, mut input) = read_input().map_err(Failure::chain)?;
-    let notes = prepare(event, dialect, &mut input);
-    for note in &notes {
-        eprintln!("hookhost: warning: {}", terminal_safe(note));
-    }
+    let (bytes, input) = read_input().map_err(Failure::chain)?;
+    let call = AgentCall::fired(event, dialect);
     let mode = crate::detach::mode(run_background);
-    Ok(match fire(event, settings, input, explain, notes, mode) {
+    Ok(match fire(&call, settings, input, explain, mode) {
         Ok((blocked, deferred)) => {
             if deferred {
                 crate::detach::hand_over(&bytes);
@@ -41,33 +38,6 @@ pub fn run(
             ExitCode::SUCCESS
         }
     })
-}
-
-/// Makes an input given in `dialect` canonical before it is fired as `event`;
-/// returns what the caller should be told (for the result's `warnings`).
-pub fn prepare(event: HookEvent, dialect: Dialect, input: &mut Map<String, Value>) -> Vec<String> {
-    let mut notes = Vec::new();
-    notes.extend(event_name_mismatch(event, dialect, input));
-    notes.extend(dialect.prepare_input(event, input));
-    notes
-}
-
-/// A body whose `hook_event_name` names another event than the one fired: the
-/// hooks would read the wrong event from their stdin. The fired event wins, said.
-fn event_name_mismatch(
-    event: HookEvent,
-    dialect: Dialect,
-    input: &mut Map<String, Value>,
-) -> Option<String> {
-    let given = input.get("hook_event_name")?.as_str()?.to_owned();
-    let fired = dialect.event_name(event).unwrap_or(event.as_str());
-    if given == fired {
-        return None;
-    }
-    input.insert("hook_event_name".to_owned(), Value::from(fired));
-    Some(format!(
-        "the input's hook_event_name is {given:?} but {fired} was fired; hooks see {fired:?}"
-    ))
 }
 
 /// The event's input from stdin, as read and as one JSON object (read as JavaScript
@@ -87,19 +57,18 @@ fn read_input() -> anyhow::Result<(Vec<u8>, Map<String, Value>)> {
 }
 
 fn fire(
-    event: HookEvent,
+    call: &AgentCall,
     settings: &SettingsArgs,
     input: Map<String, Value>,
     explain: bool,
-    notes: Vec<String>,
     background: hookhost::BackgroundMode,
 ) -> anyhow::Result<(bool, bool)> {
     let system = settings
         .builder()
-        .only_event(event)
+        .only_event(call.event())
         .background(background)
         .build();
-    let result = fire_built(&system, event, input, notes)?;
+    let result = fire_built(&system, call, input)?;
     report_env_file(&system);
     if explain {
         eprint!("{}", result.explain());
@@ -132,39 +101,23 @@ fn report_env_file(system: &HookSystem) {
     }
 }
 
-/// Reports load errors (stderr and `errors`) and fires once.
+/// Prints the load report and fires once; prints the result's warnings (the
+/// call's notes first) for the human at the terminal.
 fn fire_built(
     system: &HookSystem,
-    event: HookEvent,
+    call: &AgentCall,
     input: Map<String, Value>,
-    notes: Vec<String>,
 ) -> anyhow::Result<AggregatedHookResult> {
-    for diagnostic in system.diagnostics() {
+    for diagnostic in system.report().diagnostics() {
         eprintln!("hookhost: {}", terminal_safe(&diagnostic.to_string()));
     }
-    let runtime = super::fire_runtime(system.hook_count(event))?;
-    let result = runtime.block_on(fire_on(system, event, input, notes));
+    let runtime = super::fire_runtime(system.hook_count(call))?;
+    let result = runtime.block_on(system.fire_call(call, input));
     // Hooks may still hold the runtime's worker threads (e.g. a plugin past its
     // deadline); do not wait for them.
     runtime.shutdown_background();
-    Ok(result)
-}
-
-/// The result `hookhost fire` prints, fired on a built `system` (also `serve
-/// --http`'s `POST /fire/EVENT`): the load errors first in `errors`, so that a
-/// policy that never ran is not mistaken for one that allowed, and `notes` (from
-/// [`prepare`]) first in `warnings`.
-pub async fn fire_on(
-    system: &HookSystem,
-    event: HookEvent,
-    input: Map<String, Value>,
-    notes: Vec<String>,
-) -> AggregatedHookResult {
-    let load_errors = system.load_errors();
-    let mut result = system.fire(event, input).await;
-    if !load_errors.is_empty() {
-        result.errors.splice(0..0, load_errors);
+    for warning in &result.warnings {
+        eprintln!("hookhost: warning: {}", terminal_safe(warning));
     }
-    result.warnings.splice(0..0, notes);
-    result
+    Ok(result)
 }

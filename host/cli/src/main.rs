@@ -2,11 +2,9 @@
 //! outcomes to exit codes: 0 ok, 2 blocked (`fire`), 1 usage errors and `check`
 //! failures. Every command is a thin layer over the `hookhost` library.
 
-mod agent_answer;
 mod agent_hook;
 mod args;
 mod check;
-mod copilot;
 mod detach;
 mod fire;
 mod init;

@@ -21,7 +21,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use hookhost::dialect::parse_event;
+use hookhost::dialect::{AgentCall, parse_event};
 use hookhost::{AggregatedHookResult, terminal_safe};
 use serde_json::Value;
 
@@ -37,21 +37,20 @@ pub fn run(dir: &Path, settings: &SettingsArgs) -> Outcome {
         )));
     }
     let system = settings.builder().build();
-    for d in system.diagnostics() {
+    for d in system.report().diagnostics() {
         eprintln!("hookhost: {}", terminal_safe(&d.to_string()));
     }
     let runtime = super::runtime()?;
-    // A hook that could not load is a policy that never ran: every case says so.
-    let load_errors = system.load_errors();
     let mut failed = 0;
     for path in &cases {
         let name = path
             .file_name()
             .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-        let verdict = case(path).and_then(|(event, dialect, mut input, expect)| {
-            dialect.canonicalize_input(event, &mut input);
-            let mut result = runtime.block_on(system.fire(event, input));
-            result.errors.splice(0..0, load_errors.iter().cloned());
+        let verdict = case(path).and_then(|(event, dialect, input, expect)| {
+            // A hook that could not load is a policy that never ran: every case
+            // says so (the load failures lead its `errors`).
+            let call = AgentCall::fired(event, dialect);
+            let result = runtime.block_on(system.fire_call(&call, input));
             for warning in &result.warnings {
                 println!("WARN {}: {}", terminal_safe(&name), terminal_safe(warning));
             }

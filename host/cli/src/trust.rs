@@ -14,7 +14,7 @@ pub fn run(settings: &SettingsArgs, list_only: bool, unpinned: bool) -> Outcome 
         .enable_hooks(true)
         .require_trust(true)
         .build();
-    let untrusted = system.untrusted();
+    let untrusted = system.report().untrusted();
     if untrusted.is_empty() {
         println!("every project and extension hook is approved");
         return Ok(ExitCode::SUCCESS);

@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub use detect::{is_hookhost_itself, is_hookhost_program, missing_program};
-pub use diagnostic::{Diagnostic, Severity};
+pub use diagnostic::{Diagnostic, HookAt, Severity};
 pub use discover::{Compat, discover, discovery_locations};
 pub use expand::PROJECT_DIR_VARS;
 pub use grants::{

@@ -66,6 +66,19 @@ pub fn reply(
     fail_closed: bool,
     failures_by_exit_code: bool,
 ) -> Reply {
+    let call = (event, dialect, name);
+    reply_adjusted(call, result, fail_closed, failures_by_exit_code, &|_| {})
+}
+
+/// [`reply`], with `adjust` applied to a Claude-form JSON answer before it is
+/// written: what the agent that asked reads differently ([`super::AgentCall`]).
+pub(super) fn reply_adjusted(
+    (event, dialect, name): (HookEvent, Dialect, &str),
+    result: AggregatedHookResult,
+    fail_closed: bool,
+    failures_by_exit_code: bool,
+    adjust: &dyn Fn(&mut Value),
+) -> Reply {
     let (result, failures) = with_failures(result, fail_closed);
     if dialect == Dialect::Claude && event == HookEvent::WorktreeCreate {
         return worktree_reply(&result, &failures);
@@ -75,8 +88,11 @@ pub fn reply(
         // `system` event) and never a non-blocking error's stderr in `-p` mode, so a
         // failure travels in `systemMessage` (tests/agents/FINDINGS.md).
         Dialect::Claude => match claude_answer(event, name, &result, Channel::Process) {
-            Answer::Json(value) => Reply {
-                stdout: Some(value.to_string()),
+            Answer::Json(mut value) => Reply {
+                stdout: Some({
+                    adjust(&mut value);
+                    value.to_string()
+                }),
                 stderr: None,
                 exit_code: 0,
             },

@@ -9,14 +9,19 @@
 //! rewritten `tool_input`; `permissionDecision` is a decision everywhere anyway).
 //! Internally every fire is in the LLxprt dialect; translation happens at the edges.
 
+mod agent;
 mod answer;
+mod call;
+mod copilot;
 mod head;
 mod input;
 mod names;
 mod output;
 mod spill;
 
+pub use agent::{Agent, PRE_SKILL_SHELL};
 pub use answer::{Reply, reply, reply_json};
+pub use call::{AgentCall, CallSource, InputError, detect_event};
 pub use head::{InputHead, input_head};
 pub use names::{CLAUDE_EVENTS, TOOL_NAMES};
 pub use spill::{CLAUDE_OUTPUT_CAP, spill_long_texts};

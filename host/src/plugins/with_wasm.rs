@@ -55,8 +55,9 @@ pub fn load(
         .and_then(|config| engine.load(&config));
     match loaded {
         Ok(plugin) => {
+            let warning = |message: String| Diagnostic::warning(message).at(entry.at.clone());
             if !plugin.ungranted_imports().is_empty() {
-                diagnostics.push(Diagnostic::warning(format!(
+                diagnostics.push(warning(format!(
                     "{}: {}: {} imports {}, which hookhost denies (every call fails)",
                     entry.source,
                     entry.location,
@@ -65,7 +66,7 @@ pub fn load(
                 )));
             }
             if plugin.grants_unusable() {
-                diagnostics.push(Diagnostic::warning(format!(
+                diagnostics.push(warning(format!(
                     "{}: {}: {} is a preview-1 module: \"allowedHosts\" and \"state\" are \
                      WASI 0.2 interfaces it cannot use (build a component to use them)",
                     entry.source,
@@ -74,7 +75,7 @@ pub fn load(
                 )));
             }
             for (setting, imports) in plugin.missing_grants() {
-                diagnostics.push(Diagnostic::warning(format!(
+                diagnostics.push(warning(format!(
                     "{}: {}: {} imports {} but the hook does not grant it: every call \
                      fails (add {setting} to the hook to grant it)",
                     entry.source,

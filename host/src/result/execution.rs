@@ -16,6 +16,9 @@ pub struct HookExecutionResult {
     pub source: String,
     /// Where in the file, e.g. `hooks.BeforeTool[0].hooks[1]`.
     pub location: String,
+    /// Where it is configured (`None` for a function hook): the same place as its
+    /// load diagnostics', so a caller tells a load problem's run failure from another.
+    pub at: Option<crate::config::HookAt>,
     /// The matcher that selected it (`*` for all).
     pub matcher: String,
     /// `true` for a hook in monitor mode: its block or stop is reported, not enforced.

@@ -60,6 +60,7 @@ pub fn apply_policy(hook: &RunnableHook, interpreted: Interpreted) -> HookExecut
         hook_type: spec.type_name(),
         source: entry.source.label.clone(),
         location: entry.location.clone(),
+        at: entry.at.clone(),
         matcher: entry.matcher.as_str().to_owned(),
         monitor: spec.mode == HookMode::Monitor,
         fuel_used: interpreted.fuel_used,

@@ -292,12 +292,15 @@ impl HookSystemBuilder {
             ctx: Arc::new(ctx),
             session_id,
             env_file,
-            switched_off: settings.switched_off,
             transcript_path: self.transcript_path,
-            diagnostics,
-            sources: settings.sources,
-            watched,
-            untrusted: gate.untrusted,
+            report: super::LoadReport {
+                diagnostics,
+                switched_off: settings.switched_off,
+                switched_off_listed: !enabled,
+                untrusted: gate.untrusted,
+                sources: settings.sources,
+                watched,
+            },
             // HOOKHOST_TRACE (or the embedder's choice) first, then tools.trace.
             trace: self.trace.or_else(|| {
                 settings
@@ -366,10 +369,15 @@ fn refused_url(entry: &HookEntry, url: &str, diagnostics: &mut Vec<Diagnostic>) 
     let why = format!(
         "URL {url} is not admitted by tools.allowedHttpHookUrls of your user or system settings"
     );
-    diagnostics.push(Diagnostic::unenforced(format!(
-        "{}: {}: http hook {:?}: {why}; the hook is not run (every fire reports it)",
-        entry.source, entry.location, entry.spec.name
-    )));
+    // An error, not only unenforced: the hook never runs, and its every run
+    // failure is this cause again (said once: `LoadReport::fold`).
+    diagnostics.push(
+        Diagnostic::error(format!(
+            "{}: {}: http hook {:?}: {why}; the hook is not run (every fire reports it)",
+            entry.source, entry.location, entry.spec.name
+        ))
+        .at(entry.at.clone()),
+    );
     Runner::Broken(HookFailure::NotRun(why))
 }
 
@@ -391,11 +399,14 @@ fn missing_programs(entries: &[HookEntry], project_dir: &Path, diagnostics: &mut
                 project_dir,
             )
         {
-            diagnostics.push(Diagnostic::unenforced(format!(
-                "{}: {}: program {program:?} not found (not an executable file, nor on PATH); \
+            diagnostics.push(
+                Diagnostic::unenforced(format!(
+                    "{}: {}: program {program:?} not found (not an executable file, nor on PATH); \
                  the hook fails open on every fire — install it, or give its full path",
-                entry.source, entry.location
-            )));
+                    entry.source, entry.location
+                ))
+                .at(entry.at.clone()),
+            );
         }
     }
 }

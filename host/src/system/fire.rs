@@ -29,6 +29,17 @@ impl<'a> From<&'a str> for FireEvent<'a> {
     }
 }
 
+/// The event an agent's call fires: a name hookhost does not know as the agent
+/// gave it, any other as its event.
+impl<'a> From<&'a crate::dialect::AgentCall> for FireEvent<'a> {
+    fn from(call: &'a crate::dialect::AgentCall) -> Self {
+        match call.event() {
+            HookEvent::Other => FireEvent::Named(call.name()),
+            event => FireEvent::Known(event),
+        }
+    }
+}
+
 /// The input of a fire: owned, or borrowed and cloned only when a hook matches.
 #[derive(Debug, Clone)]
 pub struct FireInput<'a>(Cow<'a, Map<String, Value>>);

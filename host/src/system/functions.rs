@@ -61,6 +61,7 @@ pub(crate) fn build(
             ..source
         }),
         location: "function".to_owned(),
+        at: None,
         other_name: None,
         written: None,
     };

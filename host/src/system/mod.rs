@@ -20,6 +20,7 @@ mod fanout;
 mod fire;
 mod functions;
 mod once;
+mod report;
 mod scheduler;
 mod select;
 
@@ -35,16 +36,16 @@ pub use background::{
 pub use builder::HookSystemBuilder;
 pub use fire::{FireEvent, FireInput};
 pub use functions::FunctionHookError;
+pub use report::LoadReport;
 
 use crate::config::Execution;
-use crate::config::{Diagnostic, SettingsSource};
+use crate::dialect::AgentCall;
 use crate::event::{EVENT_COUNT, HookEvent};
 use crate::listing::HookListing;
 use crate::planner::{EventHooks, Plan};
 use crate::result::{AggregatedHookResult, BackgroundHook};
 use crate::runner::{RunContext, RunnableHook};
 use crate::trace::TraceSink;
-use crate::trust::TrustKey;
 
 /// The hook system of one agent session.
 #[derive(Debug)]
@@ -57,17 +58,12 @@ pub struct HookSystem {
     events: [EventHooks<RunnableHook>; EVENT_COUNT],
     /// The `CLAUDE_ENV_FILE` hookhost made for this session, if any.
     env_file: Option<PathBuf>,
-    /// What the settings' switch leaves unrun (see [`HookSystem::switched_off`]).
-    switched_off: Vec<Diagnostic>,
     /// Hooks of events hookhost does not know ([`HookEvent::Other`]), by name.
     others: Vec<(Arc<str>, EventHooks<RunnableHook>)>,
     ctx: Arc<RunContext>,
     session_id: String,
     transcript_path: String,
-    diagnostics: Vec<Diagnostic>,
-    sources: Vec<Arc<SettingsSource>>,
-    watched: Vec<PathBuf>,
-    untrusted: Vec<(TrustKey, String)>,
+    report: LoadReport,
     trace: Option<TraceSink>,
     /// Told about every fire that ran hooks.
     observer: Option<Arc<dyn crate::FireObserver>>,
@@ -108,45 +104,10 @@ impl HookSystem {
         self.enabled_in_settings
     }
 
-    /// The problems found while loading.
-    pub fn diagnostics(&self) -> &[Diagnostic] {
-        &self.diagnostics
-    }
-
-    /// The messages of the load diagnostics that are errors (a file or hook that did
-    /// not load): what a one-shot caller puts first in a fire's `errors`, so that a
-    /// policy that never ran is not mistaken for one that allowed.
-    pub fn load_errors(&self) -> Vec<String> {
-        self.diagnostics
-            .iter()
-            .filter(|d| d.is_error())
-            .map(|d| d.message.clone())
-            .collect()
-    }
-
-    /// The settings files that were read.
-    pub fn sources(&self) -> &[Arc<SettingsSource>] {
-        &self.sources
-    }
-
-    /// Files and directories whose change means the settings may have changed:
-    /// every settings file read, the discovery locations that do not exist yet, and
-    /// the extension directories (seeds/001 §7.8: re-initialise on change).
-    pub fn watched_paths(&self) -> &[PathBuf] {
-        &self.watched
-    }
-
-    /// Hooks skipped because they were not approved (with a description each);
-    /// `hookhost trust` approves them.
-    pub fn untrusted(&self) -> &[(TrustKey, String)] {
-        &self.untrusted
-    }
-
-    /// When the settings switch hooks off: an error per file whose declared hooks
-    /// will not run, with the fix (also among the diagnostics unless the builder
-    /// turned hooks on).
-    pub fn switched_off(&self) -> &[Diagnostic] {
-        &self.switched_off
+    /// What loading found: every diagnostic, the hooks left unrun, the files read
+    /// and watched; and how a load problem reaches a fire's result.
+    pub fn report(&self) -> &LoadReport {
+        &self.report
     }
 
     /// The `CLAUDE_ENV_FILE` hookhost created for this session (when the caller's
@@ -211,13 +172,13 @@ impl HookSystem {
     pub fn hook_count<'a>(&self, event: impl Into<FireEvent<'a>>) -> usize {
         let known = match event.into() {
             FireEvent::Known(event) => event,
-            FireEvent::Named(name) => match crate::dialect::parse_event(name) {
-                Some((event, _)) => event,
-                None => {
+            FireEvent::Named(name) => match crate::dialect::detect_event(name, false).0 {
+                HookEvent::Other => {
                     return self
                         .other_hooks(name)
                         .map_or(0, |hooks| hooks.iter().count());
                 }
+                event => event,
             },
         };
         self.events[known.index()].iter().count()
@@ -244,7 +205,7 @@ impl HookSystem {
             .map(|(name, hooks)| (name.to_string(), HookEvent::Other, hooks));
         crate::listing::list(
             self.enabled_in_settings,
-            &self.sources,
+            &self.report.sources,
             &self.ctx.project_dir,
             known.chain(others),
         )
@@ -347,16 +308,19 @@ impl HookSystem {
         let mut input = input.into();
         let (event, name) = match event.into() {
             FireEvent::Known(event) => (event, None),
-            FireEvent::Named(name) => match crate::dialect::parse_event(name) {
-                Some((event, dialect)) => {
-                    // Only a translation needs an input of our own.
-                    if dialect != crate::dialect::Dialect::Llxprt {
-                        dialect.canonicalize_input(event, input.to_mut());
+            FireEvent::Named(name) => {
+                let claude = input.as_map().contains_key("permission_mode");
+                match crate::dialect::detect_event(name, claude) {
+                    (HookEvent::Other, _) => (HookEvent::Other, Some(name)),
+                    (event, dialect) => {
+                        // Only a translation needs an input of our own.
+                        if dialect != crate::dialect::Dialect::Llxprt {
+                            dialect.canonicalize_input(event, input.to_mut());
+                        }
+                        (event, None)
                     }
-                    (event, None)
                 }
-                None => (HookEvent::Other, Some(name)),
-            },
+            }
         };
         let plan = match name {
             None => {
@@ -396,6 +360,23 @@ impl HookSystem {
         }
         let mut result = self.run_plan(event, plan, input, &unsure).await;
         result.background_deferred = deferred;
+        result
+    }
+
+    /// Fires an agent's call: its input made canonical (what that says first in
+    /// `warnings`), the hooks run, and the load report folded in
+    /// ([`LoadReport::fold`]: load failures first in `errors`, each cause once).
+    /// Every door of the command line fires this way, and differs only in how it
+    /// reads the call and writes the answer.
+    pub async fn fire_call(
+        &self,
+        call: &AgentCall,
+        mut input: Map<String, Value>,
+    ) -> AggregatedHookResult {
+        let notes = call.prepare(&mut input);
+        let mut result = self.fire(call, input).await;
+        result.warnings.splice(0..0, notes);
+        self.report.fold(&mut result);
         result
     }
 

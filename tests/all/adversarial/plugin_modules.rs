@@ -187,7 +187,8 @@ fn plugin_paths_that_are_a_fifo_or_a_device_do_not_hang() {
         assert!(fired.elapsed < MARGIN, "{path}: {:?}", fired.elapsed);
         assert_eq!(fired.final_output()["systemMessage"], "ok");
         let errors = fired.errors();
-        assert_eq!(errors.len(), 2, "load error + failed run: {errors:?}");
+        // The load error, and not its run failure again: one cause, said once.
+        assert_eq!(errors.len(), 1, "the load error alone: {errors:?}");
         assert!(
             errors
                 .iter()

@@ -208,7 +208,7 @@ fn a_hook_deleting_its_own_script_mid_run() {
     assert!(!p.exists(&script), "the script is gone");
     let fired = p.fire("BeforeTool", json!({"tool_name": "t"}));
     assert_eq!(fired.code, 0, "{fired:#?}");
-    fired.single_error(&[
+    fired.run_error_after_missing_program(&[
         "hooks/self-delete.sh",
         "exited with code 127 (command not found)",
         "(failing open)",

@@ -203,6 +203,46 @@ impl Fired {
         assert!(self.errors().is_empty(), "errors; {self:#?}");
     }
 
+    /// Asserts that no hook ran because the settings switch hooks off, and that
+    /// the result says so (the switched-off files lead `errors`, as every door
+    /// folds the load report): exit 0, `success`, no hook run, every error naming
+    /// declared hooks that do not run.
+    pub fn assert_switched_off(&self) {
+        assert_eq!(self.code, 0, "exit code; {self:#?}");
+        assert!(self.success(), "success; {self:#?}");
+        assert!(self.hooks().is_empty(), "hooks ran; {self:#?}");
+        let errors = self.errors();
+        assert!(!errors.is_empty(), "errors; {self:#?}");
+        for error in &errors {
+            assert!(error.contains("NONE of them runs"), "{error}");
+        }
+    }
+
+    /// Asserts two errors: the load warning that a command hook's program is not
+    /// there (it fails open on every fire), then how its run failed, containing
+    /// every one of `parts`; returns that.
+    pub fn run_error_after_missing_program(&self, parts: &[&str]) -> String {
+        let errors = self.errors();
+        assert_eq!(
+            errors.len(),
+            2,
+            "load warning + run error expected; {self:#?}"
+        );
+        assert!(
+            errors[0].contains("not found (not an executable file, nor on PATH)"),
+            "{:?}",
+            errors[0]
+        );
+        for part in parts {
+            assert!(
+                errors[1].contains(part),
+                "error {:?} should contain {part:?}",
+                errors[1]
+            );
+        }
+        errors[1].clone()
+    }
+
     /// Asserts exactly one error, containing every one of `parts`; returns it.
     pub fn single_error(&self, parts: &[&str]) -> String {
         let errors = self.errors();

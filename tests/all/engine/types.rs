@@ -31,7 +31,7 @@ fn agent_and_mcp_tool_hooks_are_named_failures() {
         fired
             .errors()
             .iter()
-            .any(|e| e.contains("agent hook") && e.contains("not run")),
+            .any(|e| e.contains("hooks[0].type: an \"agent\" hook")),
         "{:?}",
         fired.errors()
     );

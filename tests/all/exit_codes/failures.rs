@@ -89,7 +89,7 @@ fn command_not_found_fails_open() {
     assert_eq!(fired.code, 0, "{fired:#?}");
     assert!(!fired.success());
     assert_eq!(fired.final_output(), &json!({}));
-    fired.single_error(&[
+    fired.run_error_after_missing_program(&[
         "exited with code 127 (command not found)",
         "hookhost-no-such-command-xyz",
         "not found",
@@ -107,7 +107,7 @@ fn script_that_is_not_executable_fails_open() {
     p.settings(json!({"BeforeTool": [group(vec![cmd("hooks/plain.sh")])]}));
     let fired = p.fire("BeforeTool", write_file());
     assert_eq!(fired.code, 0, "{fired:#?}");
-    fired.single_error(&[
+    fired.run_error_after_missing_program(&[
         "exited with code 126 (command not executable)",
         "failing open",
     ]);

@@ -19,7 +19,7 @@ fn disabled_hooks_spawn_no_process() {
         "hooks": {"BeforeTool": [group(vec![cmd(&hook)])]}
     }));
     let fired = p.fire("BeforeTool", write_file());
-    fired.assert_clean();
+    fired.assert_switched_off();
     assert_eq!(fired.final_output(), &json!({}));
     assert!(fired.all_outputs().is_empty());
     assert!(fired.hooks().is_empty());
@@ -35,8 +35,7 @@ fn enable_hooks_defaults_to_false() {
     let hook = p.script("marker.sh", "touch ran.marker");
     p.settings_raw(&json!({"hooks": {"BeforeTool": [group(vec![cmd(&hook)])]}}));
     let fired = p.fire("BeforeTool", write_file());
-    fired.assert_clean();
-    assert!(fired.hooks().is_empty());
+    fired.assert_switched_off();
     assert!(!p.exists("ran.marker"));
     // The same settings with the switch on do run it: the test can fail.
     p.settings(json!({"BeforeTool": [group(vec![cmd(&hook)])]}));

@@ -36,7 +36,11 @@ async fn fire_block_and_rewrite_through_the_library() {
     let (p, settings) = guarded_project();
     let hooks = build(&p, &settings);
     assert!(hooks.is_enabled());
-    assert!(hooks.diagnostics().is_empty(), "{:?}", hooks.diagnostics());
+    assert!(
+        hooks.report().diagnostics().is_empty(),
+        "{:?}",
+        hooks.report().diagnostics()
+    );
 
     let blocked = hooks
         .fire(

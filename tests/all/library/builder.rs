@@ -95,6 +95,7 @@ async fn diagnostics_and_hook_listing() {
     ]}));
     let hooks = build(&p, &settings);
     let messages: Vec<String> = hooks
+        .report()
         .diagnostics()
         .iter()
         .map(ToString::to_string)

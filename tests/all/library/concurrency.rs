@@ -56,7 +56,7 @@ async fn one_wasm_named_by_many_hooks_is_loaded_once() {
             _ => None,
         })
         .collect();
-    assert_eq!(plugins.len(), 32, "{:?}", system.diagnostics());
+    assert_eq!(plugins.len(), 32, "{:?}", system.report().diagnostics());
     assert!(plugins.iter().all(|p| p.shares_module_with(plugins[0])));
     let result = system
         .fire(

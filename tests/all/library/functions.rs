@@ -36,9 +36,9 @@ async fn builder_and_session_function_hooks_run_with_the_settings_hooks() {
         )
         .build();
     assert!(
-        system.load_errors().is_empty(),
+        system.report().failures().next().is_none(),
         "{:?}",
-        system.load_errors()
+        system.report().diagnostics()
     );
     let write =
         |path: &str| object(json!({"tool_name": "write_file", "tool_input": {"file_path": path}}));

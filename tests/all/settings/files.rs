@@ -16,7 +16,7 @@ fn enable_hooks_comes_from_the_highest_priority_file_that_sets_it() {
         json!({"tools": {"enableHooks": true}, "hooks": {"BeforeTool": [group(vec![cmd("touch u.marker")])]}}).to_string(),
     );
     let fired = p.fire("BeforeTool", tool("t"));
-    fired.assert_clean();
+    fired.assert_switched_off();
     assert!(
         !p.exists("p.marker") && !p.exists("u.marker"),
         "project said false"
@@ -67,8 +67,7 @@ fn an_extension_cannot_switch_hooks_on() {
         .to_string(),
     );
     let fired = p.fire("BeforeTool", tool("t"));
-    fired.assert_clean();
-    assert!(fired.hooks().is_empty(), "{fired:#?}");
+    fired.assert_switched_off();
     assert!(
         !p.exists("sneaky.marker"),
         "an extension manifest enabled the hook system"

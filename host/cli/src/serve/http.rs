@@ -3,7 +3,7 @@
 //! warm and no process per call.
 //!
 //! * `POST /hook`: the body is an agent's hook input, answered 200 with the JSON
-//!   `hookhost hook` would print ([`Call`]); a block is always a decision in the
+//!   `hookhost hook` would print ([`AgentCall`]); a block is always a decision in the
 //!   body, never a status code — Claude reads a non-2xx answer as a non-blocking
 //!   error and lets the call go ahead. `POST /fire/EVENT`: the aggregated result
 //!   `hookhost fire EVENT` would print.
@@ -43,7 +43,7 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use bytes::Bytes;
 use hookhost::HookSystem;
-use hookhost::dialect::parse_event;
+use hookhost::dialect::{AgentCall, CallSource, parse_event};
 use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
 use hyper::body::Incoming;
 use hyper::header::{self, HeaderValue};
@@ -61,8 +61,7 @@ use super::reply::{self, MAX_BODY, Refusal};
 use super::session::{Tracker, caught};
 use super::token::Token;
 use super::{Options, Terminate, reload::Shared};
-use crate::agent_hook::{Call, Source, failed};
-use crate::fire::{fire_on, prepare};
+use crate::agent_hook::{failed, log_warnings};
 
 /// How long a client may take to send its request headers (then the connection is
 /// closed) and, separately, its body (then 408): a stalled client must not hold a
@@ -345,18 +344,19 @@ fn route(method: &Method, path: &str) -> Result<Route, Box<Response<Full<Bytes>>
 /// `POST /hook`: `hookhost hook`'s answer, always as a JSON body.
 async fn hook(system: &HookSystem, body: &[u8], fail_closed: bool) -> Response<Full<Bytes>> {
     let fail_closed = fail_closed || system.fail_closed();
-    let (call, input) = match Call::parse(body, Source::Body) {
+    let (call, input) = match AgentCall::parse(body, CallSource::Body) {
         Ok(parsed) => parsed,
         Err(e) if fail_closed => return reply::unreadable(body, &e.message),
         Err(e) => return reply::error(StatusCode::BAD_REQUEST, e.code, e.message),
     };
     // A panic is a failure of the hooks like any other: answered as one (a deny
     // when fail-closed), not as a 500 that Claude would let pass.
-    let result = caught(call.fire(system, input))
+    let result = caught(system.fire_call(&call, input))
         .await
         .unwrap_or_else(|what| {
             failed(format!("hookhost failed while firing this request: {what}"))
         });
+    log_warnings(&result);
     reply::json_response(
         StatusCode::OK,
         serde_json::to_vec(&call.reply_json(result, fail_closed)),
@@ -371,12 +371,12 @@ async fn fire(system: &HookSystem, name: &str, body: &[u8]) -> Response<Full<Byt
             .unwrap_or_else(|| format!("unknown event {name:?}"));
         return reply::error(StatusCode::NOT_FOUND, "UNKNOWN_EVENT", message);
     };
-    let mut input = match parse_input(body) {
+    let input = match parse_input(body) {
         Ok(input) => input,
         Err(response) => return *response,
     };
-    let notes = prepare(event, dialect, &mut input);
-    match caught(fire_on(system, event, input, notes)).await {
+    let call = AgentCall::fired(event, dialect);
+    match caught(system.fire_call(&call, input)).await {
         Ok(result) => reply::json_response(StatusCode::OK, serde_json::to_vec(&result)),
         Err(what) => reply::error(
             StatusCode::INTERNAL_SERVER_ERROR,

@@ -48,7 +48,7 @@ impl Shared {
 
 fn report_diagnostics(system: &HookSystem) {
     // Diagnostics quote settings: one line each, safe for a terminal.
-    for d in system.diagnostics() {
+    for d in system.report().diagnostics() {
         eprintln!("hookhost: {}", hookhost::terminal_safe(&d.to_string()));
     }
 }
@@ -128,9 +128,9 @@ impl Watch {
 pub async fn reload_loop(builder: HookSystemBuilder, system: Shared) {
     let (nudge, mut nudged) = mpsc::unbounded_channel();
     let mut watch = Watch::new(nudge);
-    let mut seen = fingerprint(system.current().watched_paths());
+    let mut seen = fingerprint(system.current().report().watched_paths());
     if let Some(watch) = &mut watch {
-        watch.update(system.current().watched_paths());
+        watch.update(system.current().report().watched_paths());
     }
     loop {
         // A watch event, or the poll interval (also a safety net for a missed event).
@@ -139,9 +139,9 @@ pub async fn reload_loop(builder: HookSystemBuilder, system: Shared) {
         while nudged.try_recv().is_ok() {}
         let current = system.current();
         if let Some(watch) = &mut watch {
-            watch.update(current.watched_paths());
+            watch.update(current.report().watched_paths());
         }
-        let now = fingerprint(current.watched_paths());
+        let now = fingerprint(current.report().watched_paths());
         if now == seen {
             continue;
         }
@@ -151,9 +151,9 @@ pub async fn reload_loop(builder: HookSystemBuilder, system: Shared) {
         };
         tracing::info!("settings changed; hooks reloaded");
         report_diagnostics(&rebuilt);
-        seen = fingerprint(rebuilt.watched_paths());
+        seen = fingerprint(rebuilt.report().watched_paths());
         if let Some(watch) = &mut watch {
-            watch.update(rebuilt.watched_paths());
+            watch.update(rebuilt.report().watched_paths());
         }
         system.replace(rebuilt);
     }

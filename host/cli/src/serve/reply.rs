@@ -8,7 +8,9 @@ use hyper::header::{self, HeaderValue};
 use hyper::{Response, StatusCode};
 use serde_json::json;
 
-use crate::agent_hook::{Call, failed};
+use hookhost::dialect::AgentCall;
+
+use crate::agent_hook::failed;
 
 /// The largest request body: the same bound as a request line of the JSON Lines
 /// server (a tool input may carry a whole file).
@@ -54,11 +56,11 @@ pub fn unauthorized() -> Response<Full<Bytes>> {
 
 /// The fail-closed answer to a `/hook` body that cannot be read (`cause`): 200
 /// and a deny naming the cause, in the form of the event `body` names as far as
-/// it can be read ([`Call::guess`]) — a 4xx would be a non-blocking error to
+/// it can be read ([`AgentCall::guess`]) — a 4xx would be a non-blocking error to
 /// Claude Code, which would then run the tool.
 pub fn unreadable(body: &[u8], cause: &str) -> Response<Full<Bytes>> {
     let result = failed(format!("cannot read the agent's hook input: {cause}"));
-    let answer = Call::guess(body).reply_json(result, true);
+    let answer = AgentCall::guess(body).reply_json(result, true);
     json_response(StatusCode::OK, serde_json::to_vec(&answer))
 }
 

@@ -24,6 +24,7 @@ use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, Waker};
 
 use futures::FutureExt;
+use hookhost::dialect::{AgentCall, Dialect};
 use serde_json::Value;
 use tokio::sync::{Notify, Semaphore, mpsc};
 
@@ -152,7 +153,9 @@ impl Session {
                 let in_flight = self.tracker.enter();
                 let system = self.system.current();
                 let mut fire = Box::pin(async move {
-                    let fire = system.fire(request.event, request.input);
+                    // A request names its event in the canonical dialect.
+                    let call = AgentCall::fired(request.event, Dialect::Llxprt);
+                    let fire = system.fire_call(&call, request.input);
                     guarded(request.id, fire).await
                 });
                 // Only this request holds a permit: nothing else of the stream runs.

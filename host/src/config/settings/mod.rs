@@ -64,8 +64,12 @@ pub struct HookEntry {
     pub spec: HookSpec,
     /// The file it came from.
     pub source: Arc<SettingsSource>,
-    /// Where in the file, e.g. `hooks.BeforeTool[0].hooks[1]`.
+    /// Where in the file, e.g. `hooks.BeforeTool[0].hooks[1]` (`function` for an
+    /// embedder's function hook): [`HookEntry::at`] as the messages write it.
     pub location: String,
+    /// Where it is configured (`None` for an embedder's function hook): what its
+    /// diagnostics and results are about.
+    pub at: Option<crate::config::HookAt>,
     /// For [`HookEvent::Other`]: the event name as written in the file.
     pub other_name: Option<Arc<str>>,
     /// The hook's object as written in its file, every key included (`None` for

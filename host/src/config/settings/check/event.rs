@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use super::group;
+use crate::config::diagnostic::HookAt;
 use super::report::{Report, show};
 use crate::config::settings::HookEntry;
 use crate::config::settings::shape::event::Events;
@@ -39,15 +40,14 @@ pub(super) fn entries(hooks: Section<Events>, report: &mut Report<'_>) -> Vec<Ho
         let Ok(groups) = report.take(&at, groups, "an array of hook groups") else {
             continue;
         };
+        let written: Arc<str> = Arc::from(name.as_str());
         for (g, group) in groups.into_iter().flatten().enumerate() {
             let first = entries.len();
-            group::entries(
-                (event, hook_dialect),
-                &format!("{at}[{g}]"),
-                group,
-                report,
-                &mut entries,
-            );
+            let place = HookAt {
+                hook: None,
+                ..HookAt::hook(report.source.path.clone(), Arc::clone(&written), g, 0)
+            };
+            group::entries((event, hook_dialect), place, group, report, &mut entries);
             for entry in &mut entries[first..] {
                 entry.other_name.clone_from(&other_name);
             }

@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use super::hook;
+use crate::config::diagnostic::HookAt;
 use super::report::{Report, show};
 use crate::config::settings::HookEntry;
 use crate::config::settings::shape::field::{Field, Section};
@@ -13,14 +14,27 @@ use crate::dialect::Dialect;
 use crate::event::HookEvent;
 use crate::planner::Matcher;
 
-/// Appends the hooks of `group` (at `at`, e.g. `hooks.BeforeTool[0]`) that can run.
+/// Appends the hooks of `group` (at `place`, e.g. `hooks.BeforeTool[0]`) that can run.
 pub(super) fn entries(
     (event, dialect): (HookEvent, Dialect),
-    at: &str,
+    place: HookAt,
     group: Section<Group>,
     report: &mut Report<'_>,
     out: &mut Vec<HookEntry>,
 ) {
+    report.enter(Some(&place));
+    hooks((event, dialect), &place, group, report, out);
+    report.enter(None);
+}
+
+fn hooks(
+    (event, dialect): (HookEvent, Dialect),
+    place: &HookAt,
+    group: Section<Group>,
+    report: &mut Report<'_>,
+    out: &mut Vec<HookEntry>,
+) {
+    let at = &place.to_string();
     let (group, unknown) = match group {
         Section::Ok(group, unknown) => (group, unknown),
         Section::Absent => return,
@@ -59,7 +73,12 @@ pub(super) fn entries(
     };
     let matcher = matcher(event, dialect, at, matcher_raw.flatten().as_deref(), report);
     for (h, hook) in hooks.into_iter().enumerate() {
-        let location = format!("{at}.hooks[{h}]");
+        let hook_at = HookAt {
+            hook: Some(h),
+            ..place.clone()
+        };
+        report.enter(Some(&hook_at));
+        let location = hook_at.to_string();
         let written = Arc::new(hook.value);
         let spec = hook::spec(&location, event, hook.section, report);
         if let Some(rule) = spec.as_ref().and_then(|s| s.condition.as_ref())
@@ -85,6 +104,7 @@ pub(super) fn entries(
                 spec,
                 source: Arc::clone(report.source),
                 location,
+                at: Some(hook_at),
                 other_name: None,
                 written: Some(written),
             });

@@ -49,14 +49,11 @@ pub(super) fn top_level(
         SourceKind::Extension(_) => Some(source.base_dir.as_path()),
         _ => source.plugin_root.as_deref(),
     };
-    let mut report = Report {
-        source,
-        vars: ExpandVars {
-            project_dir,
-            extension_dir,
-        },
-        diagnostics: Vec::new(),
+    let vars = ExpandVars {
+        project_dir,
+        extension_dir,
     };
+    let mut report = Report::new(source, vars);
     let hooks = file::read(file, &unknown, &mut report, parsed);
     parsed.entries = event::entries(hooks, &mut report);
     parsed.diagnostics = report.diagnostics;

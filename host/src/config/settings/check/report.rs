@@ -9,7 +9,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::config::settings::shape::field::Field;
-use crate::config::diagnostic::Diagnostic;
+use crate::config::diagnostic::{Diagnostic, HookAt};
 use crate::config::expand::ExpandVars;
 use crate::config::source::SettingsSource;
 
@@ -18,25 +18,55 @@ pub(super) struct Report<'a> {
     pub(super) source: &'a Arc<SettingsSource>,
     pub(super) vars: ExpandVars<'a>,
     pub(super) diagnostics: Vec<Diagnostic>,
+    /// The group or hook being checked, and its place as the messages write it:
+    /// what a finding inside it is about ([`Diagnostic::at`]).
+    place: Option<(HookAt, String)>,
 }
 
-impl Report<'_> {
+impl<'a> Report<'a> {
+    pub(super) fn new(source: &'a Arc<SettingsSource>, vars: ExpandVars<'a>) -> Report<'a> {
+        Report {
+            source,
+            vars,
+            diagnostics: Vec::new(),
+            place: None,
+        }
+    }
+
+    /// Findings from now on are about the group or hook at `place` (`None`: about
+    /// the file).
+    pub(super) fn enter(&mut self, place: Option<&HookAt>) {
+        self.place = place.map(|p| (p.clone(), p.to_string()));
+    }
+
     pub(super) fn error(&mut self, at: &str, problem: impl Display) {
-        let source = self.source;
-        self.diagnostics
-            .push(Diagnostic::error(format!("{source}: {at}: {problem}")));
+        let d = Diagnostic::error(self.message(at, problem));
+        self.push(at, d);
     }
 
     pub(super) fn unenforced(&mut self, at: &str, problem: impl Display) {
-        let source = self.source;
-        self.diagnostics
-            .push(Diagnostic::unenforced(format!("{source}: {at}: {problem}")));
+        let d = Diagnostic::unenforced(self.message(at, problem));
+        self.push(at, d);
     }
 
     pub(super) fn warning(&mut self, at: &str, problem: impl Display) {
-        let source = self.source;
-        self.diagnostics
-            .push(Diagnostic::warning(format!("{source}: {at}: {problem}")));
+        let d = Diagnostic::warning(self.message(at, problem));
+        self.push(at, d);
+    }
+
+    fn message(&self, at: &str, problem: impl Display) -> String {
+        format!("{}: {at}: {problem}", self.source)
+    }
+
+    /// Adds `d`, found at `at` (a path the checks write from the place they are in),
+    /// located: the field is what `at` adds to the group's or hook's place.
+    fn push(&mut self, at: &str, d: Diagnostic) {
+        let located = self.place.as_ref().and_then(|(place, written)| {
+            let rest = at.strip_prefix(written.as_str())?;
+            (rest.is_empty() || rest.starts_with('.'))
+                .then(|| place.clone().with_field(rest.strip_prefix('.')))
+        });
+        self.diagnostics.push(d.at(located));
     }
 
     /// A field's value: `Ok(None)` when absent, `Err` (reported as "expected

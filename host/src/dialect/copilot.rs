@@ -10,13 +10,13 @@
 use serde_json::{Map, Value};
 
 /// Whether `input` is a Copilot-format hook call.
-pub fn is_copilot(input: &Map<String, Value>) -> bool {
+pub(super) fn is_copilot(input: &Map<String, Value>) -> bool {
     !input.contains_key("hook_event_name") && input.contains_key("toolName")
 }
 
 /// The Claude-dialect input of a Copilot-format call: `PreToolUse`, or
 /// `PostToolUse` when it carries the tool's result.
-pub fn to_claude(input: &Map<String, Value>) -> Map<String, Value> {
+pub(super) fn to_claude(input: &Map<String, Value>) -> Map<String, Value> {
     let event = if input.contains_key("toolResult") {
         "PostToolUse"
     } else {
@@ -62,19 +62,19 @@ pub fn to_claude(input: &Map<String, Value>) -> Map<String, Value> {
     claude
 }
 
-/// A Claude answer line in Copilot's words: the decision and reason at the top,
-/// a rewrite as `modifiedArgs`, context and the user's message kept.
-pub fn from_claude(line: &str) -> String {
-    let Ok(Value::Object(answer)) = serde_json::from_str::<Value>(line) else {
-        return line.to_owned();
+/// A Claude answer in Copilot's words: the decision and reason at the top, a
+/// rewrite as `modifiedArgs`, context and the user's message kept.
+pub(super) fn from_claude(answer: &mut Value) {
+    let Value::Object(claude) = answer else {
+        return;
     };
-    let specific = answer
+    let specific = claude
         .get("hookSpecificOutput")
         .and_then(Value::as_object)
         .cloned()
         .unwrap_or_default();
     let mut out = Map::new();
-    let blocked = answer.get("decision").and_then(Value::as_str) == Some("block");
+    let blocked = claude.get("decision").and_then(Value::as_str) == Some("block");
     match specific.get("permissionDecision").and_then(Value::as_str) {
         Some(decision) => {
             out.insert("permissionDecision".into(), Value::from(decision));
@@ -84,7 +84,7 @@ pub fn from_claude(line: &str) -> String {
         }
         None if blocked => {
             out.insert("permissionDecision".into(), Value::from("deny"));
-            if let Some(reason) = answer.get("reason") {
+            if let Some(reason) = claude.get("reason") {
                 out.insert("permissionDecisionReason".into(), reason.clone());
             }
         }
@@ -97,11 +97,11 @@ pub fn from_claude(line: &str) -> String {
         out.insert("additionalContext".into(), context.clone());
     }
     for key in ["systemMessage", "suppressOutput"] {
-        if let Some(value) = answer.get(key) {
+        if let Some(value) = claude.get(key) {
             out.insert(key.into(), value.clone());
         }
     }
-    Value::Object(out).to_string()
+    *answer = Value::Object(out);
 }
 
 #[cfg(test)]
@@ -122,15 +122,20 @@ mod tests {
         assert_eq!(claude["hook_event_name"], "PreToolUse");
         assert_eq!(claude["tool_name"], "Bash");
         assert_eq!(claude["tool_input"]["command"], "ls");
-        let deny = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}"#;
+        let copilot = |mut answer: Value| {
+            from_claude(&mut answer);
+            answer
+        };
+        let deny = json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+            "permissionDecision": "deny", "permissionDecisionReason": "no"}});
         assert_eq!(
-            from_claude(deny),
-            r#"{"permissionDecision":"deny","permissionDecisionReason":"no"}"#
+            copilot(deny),
+            json!({"permissionDecision": "deny", "permissionDecisionReason": "no"})
         );
-        let block = r#"{"decision":"block","reason":"stop"}"#;
+        let block = json!({"decision": "block", "reason": "stop"});
         assert_eq!(
-            from_claude(block),
-            r#"{"permissionDecision":"deny","permissionDecisionReason":"stop"}"#
+            copilot(block),
+            json!({"permissionDecision": "deny", "permissionDecisionReason": "stop"})
         );
         let Value::Object(text_args) =
             json!({"toolName": "create", "toolArgs": "{\"path\": \"a\", \"file_text\": \"x\"}"})
