@@ -141,6 +141,7 @@ internal_mod!(aggregate, config, output, runner, trust);
 mod bounded_read;
 mod builtin;
 mod chain;
+mod condition;
 mod env_file;
 mod env_names;
 mod event;

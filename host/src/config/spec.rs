@@ -273,7 +273,7 @@ pub struct HookSpec {
     /// Whether its decisions are enforced.
     pub mode: HookMode,
     /// `if`: the permission rule a tool call must match for the hook to run.
-    pub condition: Option<std::sync::Arc<crate::planner::Rule>>,
+    pub condition: Option<std::sync::Arc<crate::condition::Rule>>,
     /// Whether the fire waits for it.
     pub execution: Execution,
     /// `once`: at most one run per session.

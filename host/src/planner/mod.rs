@@ -6,18 +6,20 @@
 //! events, see [`crate::HookEvent::matcher_field`]), duplicates are dropped keeping the highest-priority
 //! instance (seeds/001 §7.9), and the plan is sequential when any selected hook's
 //! group asked for it (§7.4). When nothing matches, planning allocates nothing.
+//!
+//! A hook's `if` is not the planner's: it is [`crate::condition`]'s language, asked
+//! yes/no/unsure of each planned hook afterwards (the dedup key includes it, so
+//! filtering a plan equals planning with it).
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use crate::condition::APPLY_PATCH;
 use crate::dialect::Dialect;
 
 mod matcher;
-// A hook's `if` (Claude Code's permission-rule syntax).
-mod rule;
 
 pub use matcher::Matcher;
-pub use rule::{Rule, Verdict};
 
 /// One registered hook of an event, ready to plan.
 #[derive(Debug)]
@@ -96,8 +98,8 @@ impl<H> Registered<H> {
 /// its `spawn_agent` Claude's `Agent`. A hook's input keeps the tool's own name.
 fn matcher_aliases(dialect: Dialect, tool_name: &str) -> &'static [&'static str] {
     match (dialect, tool_name) {
-        (Dialect::Claude, rule::APPLY_PATCH) => &["Write", "Edit"],
-        (Dialect::Llxprt, rule::APPLY_PATCH) => &["write_file", "replace"],
+        (Dialect::Claude, APPLY_PATCH) => &["Write", "Edit"],
+        (Dialect::Llxprt, APPLY_PATCH) => &["write_file", "replace"],
         (Dialect::Claude, "spawn_agent") => &["Agent"],
         _ => &[],
     }

@@ -13,8 +13,9 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 use super::once;
+use crate::condition::Verdict;
 use crate::output::Decision;
-use crate::planner::{Plan, Verdict};
+use crate::planner::Plan;
 use crate::result::HookExecutionResult;
 use crate::runner::RunnableHook;
 

@@ -19,7 +19,7 @@ use crate::config::spec::{
     UnsupportedConfig,
 };
 use crate::event::HookEvent;
-use crate::planner::Rule;
+use crate::condition::Rule;
 
 /// The longest `timeout` a hook may have; longer ones are clamped (with a warning)
 /// so that deadline arithmetic cannot overflow (a Claude `timeout` of 2^63 s).
