@@ -12,15 +12,15 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use hookhost::HookEvent;
-use hookhost::config::{
+use hookhost::internals::{
     CommandConfig, FailurePolicy, HookEntry, HookKind, HookSpec, SettingsSource, Shell, SourceKind,
     parse_settings,
 };
 use hookhost::dialect::Dialect;
-use hookhost::aggregate::Strategy;
-use hookhost::output::{Decision, HookOutput};
+use hookhost::internals::Strategy;
+use hookhost::{Decision, HookOutput};
 use hookhost::Matcher;
-use hookhost::runner::{
+use hookhost::internals::{
     Captured, CommandLine, HookFailure, PluginDirs, RawOutcome, RunnableHook, Runner, Status,
 };
 use serde_json::Value;
@@ -168,7 +168,7 @@ pub fn hook_output(data: &[u8]) {
     }
 }
 
-fn failed(hook: &RunnableHook, result: &hookhost::runner::HookExecutionResult, policy: FailurePolicy) {
+fn failed(hook: &RunnableHook, result: &hookhost::internals::HookExecutionResult, policy: FailurePolicy) {
     let error = result.error.as_deref().unwrap_or_default();
     assert!(
         error.starts_with(&hook.describe()),
@@ -333,7 +333,7 @@ pub fn aggregate(data: &[u8]) {
     for event in HookEvent::LLXPRT {
         for n in [refs.len(), refs.len().min(1), 0] {
             let inputs = &refs[..n];
-            let merged = hookhost::aggregate::merge(event, inputs);
+            let merged = hookhost::internals::merge(event, inputs);
             let replacing = Strategy::of(event) == Strategy::FieldReplacement;
             // OR logic: any block blocks. Field replacement: the last decision counts.
             let blocks = if replacing {

@@ -115,11 +115,11 @@ impl Answer {
     }
 }
 
-/// Reads one request line (through [`crate::json_input`]: a lone surrogate escape
+/// Reads one request line (through [`crate::input::json`]: a lone surrogate escape
 /// is read as JavaScript reads it, nesting is bounded); a bad one becomes the error
 /// answer to send.
 pub fn parse_request(line: &[u8]) -> Result<Request, Answer> {
-    let value: Value = crate::json_input::parse(line).map_err(|e| {
+    let value: Value = crate::input::json::parse(line).map_err(|e| {
         Answer::error(
             None,
             "INVALID_JSON",

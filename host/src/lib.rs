@@ -11,11 +11,12 @@
 //! answer into the next hook's input). [`HookSystem`] ties them together: build it
 //! once with [`HookSystemBuilder`], fire many times.
 //!
-//! Beside the root items: [`dialect`] (Claude Code's and Gemini CLI's names and
-//! answers), [`distribution`] (OCI references, the module store, lock files,
-//! signatures, the registry client), [`bus`] (the wire format of `hookhost serve`),
-//! [`input`] (typed inputs per event) and [`json_input`] (parsing what agents send, as
-//! JavaScript wrote it). [`HookSystem::hook_listing`] and
+//! Beside the root items, four modules: [`dialect`] (Claude Code's and Gemini CLI's
+//! names and answers, and [`dialect::AgentCall`], one agent's call as every door
+//! reads it), [`distribution`] (OCI references, the module store, lock files,
+//! signatures, the registry client), [`bus`] (the wire format of `hookhost serve`)
+//! and [`input`] (typed inputs per event, and [`input::json`]: parsing what agents
+//! send, as JavaScript wrote it). [`HookSystem::hook_listing`] and
 //! [`AggregatedHookResult::explain`] are what `hookhost check` and `--explain` print.
 //!
 //! What the settings say and how hooks behave is the user's guide
@@ -116,37 +117,27 @@
 //! feature exists for hookhost's own tests, fuzz targets and benchmarks (the runner's
 //! parts below [`HookSystem`]); it is not API and carries no stability promise.
 
-/// Declares a module private to the crate, or public (and hidden from the docs) with
-/// the `internals` feature: hookhost's own integration tests, fuzz targets and
-/// benchmarks reach the runner's parts below [`HookSystem`] through it; the API is the
-/// list of re-exports below.
-macro_rules! internal_mod {
-    ($($name:ident),* $(,)?) => {$(
-        #[cfg(feature = "internals")]
-        #[doc(hidden)]
-        pub mod $name;
-        #[cfg(not(feature = "internals"))]
-        mod $name;
-    )*};
-}
-
 pub mod bus;
 pub mod dialect;
 pub mod distribution;
 pub mod input;
-pub mod json_input;
 
-internal_mod!(aggregate, config, output, runner, trust);
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod internals;
 
+mod aggregate;
 mod bounded_read;
 mod builtin;
 mod chain;
 mod condition;
+mod config;
 mod env_file;
 mod env_names;
 mod event;
 mod listing;
 mod observer;
+mod output;
 mod planner;
 mod plugins;
 // Only the compile cache, the known-files record and the module store (all behind
@@ -154,12 +145,14 @@ mod plugins;
 #[cfg(feature = "plugins")]
 mod private_file;
 mod result;
+mod runner;
 #[cfg(feature = "plugins")]
-pub mod state;
+mod state;
 mod suggest;
 mod system;
 mod text;
 mod trace;
+mod trust;
 
 pub use builtin::{
     BUILTINS, Builtin, BuiltinError, PACK as BUILTIN_PACK, Pack as BuiltinPack,
@@ -185,6 +178,10 @@ pub use runner::wasm::{
 pub use runner::{
     FunctionAnswer, HookFn, NESTED_ENV, TOKEN_ENV, reaper::start as start_reaper,
     slots::MAX_PROCESSES_ENV, slots::set_max_processes,
+};
+#[cfg(feature = "plugins")]
+pub use state::{
+    Store as StateStore, StoreError as StateStoreError, StoreIdentity, StoreSummary, state_dir,
 };
 pub use system::{
     BackgroundMode, FireEvent, FireInput, FunctionHookError, HookSystem, HookSystemBuilder,

@@ -8,8 +8,8 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use hookhost::runner::Runner;
-use hookhost::runner::wasm::{CacheStatus, EngineOptions};
+use hookhost::internals::Runner;
+use hookhost::internals::{CacheStatus, EngineOptions};
 use hookhost::{HookEvent, HookSystem};
 use hookhost_tests as guests;
 use serde_json::{Value, json};
@@ -61,7 +61,7 @@ fn padded(guest: &str, pad: usize, dir: &Path) -> PathBuf {
 /// Waits until a file written now counts as settled: a file's digest is
 /// remembered only once its change time is that old.
 fn settle() {
-    std::thread::sleep(hookhost::runner::wasm::stamp::SETTLE + Duration::from_millis(100));
+    std::thread::sleep(hookhost::internals::SETTLE + Duration::from_millis(100));
 }
 
 fn build(p: &Project, settings: &Path, cache: &Path) -> HookSystem {

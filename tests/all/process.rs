@@ -16,7 +16,7 @@ const MARGIN: Duration = Duration::from_secs(10);
 
 #[test]
 fn kill_grace_is_five_seconds() {
-    assert_eq!(hookhost::runner::KILL_GRACE, KILL_GRACE);
+    assert_eq!(hookhost::internals::KILL_GRACE, KILL_GRACE);
 }
 
 #[test]
@@ -205,7 +205,7 @@ fn twenty_mib_of_output_fail_the_hook_instead_of_becoming_a_message() {
         &[("HOOKHOST_LOG", "warn")],
     );
     assert_eq!(fired.code, 0, "exit code");
-    let cap = hookhost::runner::DEFAULT_OUTPUT_CAP;
+    let cap = hookhost::internals::DEFAULT_OUTPUT_CAP;
     assert_eq!(cap, 16 * 1024 * 1024);
     let total = PREFIX.len() + bytes + SUFFIX.len();
     let warning = format!("stdout truncated to {cap} of {total} bytes");

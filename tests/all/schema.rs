@@ -46,7 +46,7 @@ fn assert_valid(validator: &Validator, what: &str, instance: &Value) {
 /// the two cannot drift; `HOOKHOST_BLESS=1` rewrites it.
 #[test]
 fn the_committed_schema_is_the_generated_one() {
-    let generated = serde_json::to_string_pretty(&hookhost::config::settings_schema())
+    let generated = serde_json::to_string_pretty(&hookhost::settings_schema())
         .expect("a schema serialises")
         + "\n";
     let path = repo().join("docs/settings.schema.json");

@@ -13,7 +13,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use futures::future::join_all;
-use hookhost::runner::wasm::EngineOptions;
+use hookhost::EngineOptions;
 use hookhost::{AggregatedHookResult, HookEvent, HookSystem};
 use hookhost_tests as guests;
 use serde_json::{Map, Value, json};

@@ -31,10 +31,8 @@ pub type CommandPre = wasmtime_wasi::p2::bindings::CommandPre<FloorState>;
 /// epochs), memories laid out guarded (hookhost's default) or `checked`, without
 /// hookhost around it.
 pub fn tuned_engine(checked: bool) -> wasmtime::Engine {
-    use hookhost::runner::wasm::runtime::{
-        DEFAULT_SLOTS, MemoryLayout, pool_memory_size, wasmtime_config,
-    };
-    let options = hookhost::runner::wasm::EngineOptions::default();
+    use hookhost::internals::{DEFAULT_SLOTS, MemoryLayout, pool_memory_size, wasmtime_config};
+    let options = hookhost::EngineOptions::default();
     let memory = pool_memory_size(options.max_memory);
     let layout = if checked {
         MemoryLayout::Checked(memory)

@@ -43,7 +43,7 @@ pub fn command(c: &mut Criterion) {
     // without the parent-death `pre_exec`, so by posix_spawn instead of fork. The
     // reaper stays on for the rest of this process (the groups after this one run
     // no command hooks).
-    hookhost::runner::reaper::start().unwrap();
+    hookhost::start_reaper().unwrap();
     for (name, system) in &systems {
         bench_fire(
             &mut group,

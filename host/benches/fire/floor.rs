@@ -12,8 +12,8 @@ use std::time::Duration;
 
 use criterion::Criterion;
 use hookhost::HookEvent;
-use hookhost::runner::wasm::Plugin;
-use hookhost::runner::{RunContext, Runner};
+use hookhost::internals::Plugin;
+use hookhost::internals::{RunContext, Runner};
 
 use crate::bare::{CommandPre, allow_bytes, bare, command_pre, defaults_engine, tuned_engine};
 use crate::support::*;

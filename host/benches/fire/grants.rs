@@ -7,7 +7,7 @@
 //!   its store and setting one small value, next to the same fixture doing no
 //!   store call (`log 0`): the difference is what one `set` costs in a fire;
 //! - `grants/store_get_set`: one `get` and one `set` of a 16-byte value on an open
-//!   [`hookhost::state::Store`] — what a plugin's call costs in `serve`, where the
+//!   [`hookhost::StateStore`] — what a plugin's call costs in `serve`, where the
 //!   store stays open (bar: ≤ 50 µs).
 
 use criterion::{BatchSize, Criterion};
@@ -84,7 +84,7 @@ pub fn grants(c: &mut Criterion) {
         });
     }
     let store =
-        hookhost::state::Store::open(&state_dir.join("bench.sqlite"), 1 << 20, "bench").unwrap();
+        hookhost::StateStore::open(&state_dir.join("bench.sqlite"), 1 << 20, "bench").unwrap();
     group.bench_function("store_get_set", |b| {
         b.iter(|| {
             let old = store.get("", "count").unwrap();

@@ -14,7 +14,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use hookhost::runner::wasm::EngineOptions;
+use hookhost::EngineOptions;
 use hookhost::{HookSystem, HookSystemBuilder};
 use serde_json::{Map, Value, json};
 use tempfile::TempDir;

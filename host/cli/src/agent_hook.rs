@@ -19,7 +19,7 @@
 //! cannot read too (not JSON, nested too deep, over [`MAX_INPUT`], empty): the block
 //! of the event the input names as far as it can be read, where exit 1 would be a
 //! non-blocking error and the tool call would run. The input is read as JavaScript
-//! wrote it ([`hookhost::json_input`]: a lone surrogate escape is U+FFFD).
+//! wrote it ([`hookhost::input::json`]: a lone surrogate escape is U+FFFD).
 //!
 //! Run *inside* a hook of hookhost (`HOOKHOST_ACTIVE` names its parent or, through
 //! `sh -c`, its grandparent), it answers `{}` at once instead of recursing. Any other

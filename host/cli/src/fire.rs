@@ -41,7 +41,7 @@ pub fn run(
 }
 
 /// The event's input from stdin, as read and as one JSON object (read as JavaScript
-/// wrote it, see [`hookhost::json_input`]), or nothing (`{}`).
+/// wrote it, see [`hookhost::input::json`]), or nothing (`{}`).
 fn read_input() -> anyhow::Result<(Vec<u8>, Map<String, Value>)> {
     let mut bytes = Vec::new();
     std::io::stdin()
@@ -50,7 +50,7 @@ fn read_input() -> anyhow::Result<(Vec<u8>, Map<String, Value>)> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Ok((bytes, Map::new()));
     }
-    match hookhost::json_input::parse(&bytes).context("stdin is not valid JSON")? {
+    match hookhost::input::json::parse(&bytes).context("stdin is not valid JSON")? {
         Value::Object(map) => Ok((bytes, map)),
         _ => anyhow::bail!("stdin must be one JSON object with the event's fields"),
     }

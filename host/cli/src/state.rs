@@ -7,8 +7,8 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use hookhost::state::{Store, state_dir};
 use hookhost::terminal_safe;
+use hookhost::{StateStore as Store, state_dir};
 
 use crate::{Failure, Outcome};
 

@@ -152,7 +152,9 @@ pub fn discover(project_dir: &Path, compat: Compat) -> Vec<SettingsSource> {
         found.extend(
             enabled_claude_plugins(home, &settings)
                 .iter()
-                .map(|(dir, id)| SettingsSource::claude_plugin(dir, Some(id), &settings, project_dir)),
+                .map(|(dir, id)| {
+                    SettingsSource::claude_plugin(dir, Some(id), &settings, project_dir)
+                }),
         );
     }
     found
@@ -166,7 +168,10 @@ const INSTALLED_PLUGINS: &str = ".claude/plugins/installed_plugins.json";
 /// (`enabledPlugins: {"name@marketplace": true}`; the highest-priority file that
 /// names a plugin decides; `settings` are theirs, highest priority first) and that
 /// have hooks, each with its id.
-pub fn enabled_claude_plugins(home: &Path, settings: &[serde_json::Value]) -> Vec<(PathBuf, String)> {
+pub fn enabled_claude_plugins(
+    home: &Path,
+    settings: &[serde_json::Value],
+) -> Vec<(PathBuf, String)> {
     use serde_json::Value;
     let read = |path: &Path| -> Option<Value> {
         serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()

@@ -258,9 +258,7 @@ fn check_name(name: &str) -> Result<(), HostPatternError> {
 /// IPv4-mapped IPv6 addresses as the IPv4 address they carry.
 pub fn canonical(address: IpAddr) -> IpAddr {
     match address {
-        IpAddr::V6(v6) => v6
-            .to_ipv4_mapped()
-            .map_or(IpAddr::V6(v6), IpAddr::V4),
+        IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(IpAddr::V6(v6), IpAddr::V4),
         v4 => v4,
     }
 }
@@ -347,7 +345,10 @@ mod tests {
         assert_eq!(HostPattern::parse("a.*.b"), Err(HostPatternError::Wildcard));
         assert_eq!(HostPattern::parse("a.b:0"), Err(HostPatternError::Port));
         assert_eq!(HostPattern::parse("a.b:http"), Err(HostPatternError::Port));
-        assert_eq!(HostPattern::parse("10.0.0.0/40"), Err(HostPatternError::Range));
+        assert_eq!(
+            HostPattern::parse("10.0.0.0/40"),
+            Err(HostPatternError::Range)
+        );
         assert_eq!(HostPattern::parse("a b"), Err(HostPatternError::Host));
         assert_eq!(HostPattern::parse(" "), Err(HostPatternError::Empty));
     }

@@ -25,9 +25,9 @@
 use std::sync::Arc;
 
 use super::diagnostic::Diagnostic;
-use super::spec::HookKind;
 use super::settings::{HookEntry, ParsedSettings};
 use super::source::{SettingsSource, SourceKind};
+use super::spec::HookKind;
 
 /// What one file says about the switches, kept until every file is read.
 pub(super) struct FileSwitches {

@@ -12,13 +12,13 @@ mod diagnostic;
 mod discover;
 mod expand;
 mod grants;
-mod remote;
-mod spec;
 mod layer;
 mod managed;
 mod plugin_options;
+mod remote;
 mod settings;
 mod source;
+mod spec;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -35,16 +35,16 @@ pub use grants::{
 pub use grants::{authority, canonical as canonical_address, is_internal as is_internal_address};
 pub use remote::{HookModel, HttpUrlAllowList, ModelProvider};
 pub use spec::{
-    CommandConfig, Execution, FailurePolicy, HookKind, HookMode, HookSpec, HttpConfig, ModuleSource,
-    PluginConfig, PromptConfig, Shell, VerifyRule,
+    CommandConfig, Execution, FailurePolicy, HookKind, HookMode, HookSpec, HttpConfig,
+    ModuleSource, PluginConfig, PromptConfig, Shell, VerifyRule,
 };
 // What only the Wasm runner reads.
-#[cfg(feature = "plugins")]
-pub use spec::{DEFAULT_FUEL, DEFAULT_MEMORY_LIMIT, Preopen};
 pub(crate) use plugin_options::env_name as plugin_option_env;
 pub(crate) use settings::powershell;
 pub use settings::{HookEntry, MAX_SETTINGS_BYTES, ServeLimits, load_file, settings_schema};
 pub use source::{SettingsFormat, SettingsSource, SourceKind};
+#[cfg(feature = "plugins")]
+pub use spec::{DEFAULT_FUEL, DEFAULT_MEMORY_LIMIT, Preopen};
 // What the fuzz targets build hooks from (through `internals`).
 #[cfg(feature = "internals")]
 pub use settings::parse_settings;

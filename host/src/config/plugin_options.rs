@@ -62,7 +62,13 @@ pub fn options(dir: &Path, id: &str, claude_settings: &[Value]) -> Vec<(String, 
 pub fn env_name(key: &str) -> String {
     let key: String = key
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '_' { c.to_ascii_uppercase() } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c.to_ascii_uppercase()
+            } else {
+                '_'
+            }
+        })
         .collect();
     format!("CLAUDE_PLUGIN_OPTION_{key}")
 }
@@ -77,7 +83,13 @@ pub fn claude_data_dir(id: &str) -> Option<PathBuf> {
     };
     let name: String = id
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '-' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '-'
+            }
+        })
         .collect();
     Some(base.join("data").join(name))
 }
@@ -110,6 +122,9 @@ mod tests {
             claude_data_dir("lint@acme tools")
                 .is_some_and(|d| d.ends_with("plugins/data/lint-acme-tools"))
         );
-        assert_eq!(as_text(&serde_json::json!(["a", "b"])).as_deref(), Some("a,b"));
+        assert_eq!(
+            as_text(&serde_json::json!(["a", "b"])).as_deref(),
+            Some("a,b")
+        );
     }
 }

@@ -60,7 +60,9 @@ impl HttpUrlAllowList {
         if authority.contains(['@', '\\']) {
             return false;
         }
-        self.patterns.iter().any(|pattern| glob_matches(pattern, url))
+        self.patterns
+            .iter()
+            .any(|pattern| glob_matches(pattern, url))
     }
 }
 
@@ -103,15 +105,24 @@ mod tests {
         assert!(allowed.admits("https://hooks.example.com/"));
         assert!(allowed.admits("http://localhost:8080/hook"));
         assert!(!allowed.admits("https://hooks.example.com.evil.test/"));
-        assert!(!allowed.admits("http://hooks.example.com/a"), "scheme is part of it");
-        assert!(!allowed.admits("http://localhost/hook"), "the pattern wants a port");
+        assert!(
+            !allowed.admits("http://hooks.example.com/a"),
+            "scheme is part of it"
+        );
+        assert!(
+            !allowed.admits("http://localhost/hook"),
+            "the pattern wants a port"
+        );
         assert!(list(&["http://a/x*y*z"]).admits("http://a/x1y2z"));
         assert!(!list(&["http://a/x*y*z"]).admits("http://a/x1y2z3"));
         assert!(list(&["http://a/*z"]).admits("http://a/zz"));
         assert!(!list(&["http://a/*zz"]).admits("http://a/z"));
         assert!(list(&["http://a/b"]).admits("http://a/b"));
         assert!(!list(&["http://a/b"]).admits("http://a/bc"));
-        assert!(!list(&[]).admits("http://a/b"), "an empty list admits nothing");
+        assert!(
+            !list(&[]).admits("http://a/b"),
+            "an empty list admits nothing"
+        );
     }
 
     #[test]
@@ -119,6 +130,9 @@ mod tests {
         let allowed = list(&["http://localhost:*"]);
         assert!(!allowed.admits("http://localhost:1@evil.test/"));
         assert!(!allowed.admits("http://localhost:1\\@evil.test/"));
-        assert!(list(&["*"]).admits("http://x.test/a@b"), "an @ in the path is fine");
+        assert!(
+            list(&["*"]).admits("http://x.test/a@b"),
+            "an @ in the path is fine"
+        );
     }
 }

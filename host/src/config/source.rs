@@ -280,10 +280,25 @@ impl SettingsSource {
         // A name is one path component: no separators, no `..`.
         let name: String = name
             .chars()
-            .map(|c| if c.is_alphanumeric() || "-_.@".contains(c) { c } else { '_' })
+            .map(|c| {
+                if c.is_alphanumeric() || "-_.@".contains(c) {
+                    c
+                } else {
+                    '_'
+                }
+            })
             .collect();
-        let name = if name.trim_matches('.').is_empty() { "_".to_owned() } else { name };
-        Some(dirs::data_dir()?.join("hookhost").join("plugin-data").join(name))
+        let name = if name.trim_matches('.').is_empty() {
+            "_".to_owned()
+        } else {
+            name
+        };
+        Some(
+            dirs::data_dir()?
+                .join("hookhost")
+                .join("plugin-data")
+                .join(name),
+        )
     }
 
     /// A short name of the scope, as `hookhost check` shows it.

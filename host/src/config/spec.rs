@@ -126,7 +126,7 @@ pub enum Shell {
 pub struct CommandConfig {
     /// The command line (the OS's `commandLinux`/`commandDarwin`/`commandWindows` when
     /// given), or with `args` the program. `${…}` variables are not replaced here:
-    /// see [`crate::runner`]'s command line preparation.
+    /// see the runner's command line preparation.
     pub command: String,
     /// Exec form: the program's arguments; no shell runs and nothing is expanded.
     pub args: Option<Vec<String>>,
@@ -144,7 +144,8 @@ impl CommandConfig {
         let line = match &self.args {
             None => self.command.clone(),
             Some(args) => {
-                let words = std::iter::once(self.command.as_str()).chain(args.iter().map(String::as_str));
+                let words =
+                    std::iter::once(self.command.as_str()).chain(args.iter().map(String::as_str));
                 shlex::try_join(words).unwrap_or_else(|_| {
                     // A NUL byte cannot be quoted; show it debug-escaped instead.
                     format!("{:?} {args:?}", self.command)

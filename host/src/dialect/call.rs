@@ -94,7 +94,7 @@ pub fn detect_event(name: &str, claude: bool) -> (HookEvent, Dialect) {
 impl AgentCall {
     /// Reads an agent's hook input (one JSON object with `hook_event_name`, or
     /// Copilot CLI's own format, read as Claude's), as JavaScript wrote it
-    /// ([`crate::json_input`]).
+    /// ([`crate::input::json`]).
     pub fn parse(
         bytes: &[u8],
         from: CallSource,
@@ -110,7 +110,7 @@ impl AgentCall {
                 ),
             ));
         }
-        let input = match crate::json_input::parse(bytes) {
+        let input = match crate::input::json::parse(bytes) {
             Ok(Value::Object(input)) => input,
             Ok(_) => {
                 let what = format!(

@@ -1,6 +1,6 @@
 //! What names an agent's hook input — its `hook_event_name`, and whether it carries
 //! Claude's `permission_mode` — read from an input that cannot be parsed whole
-//! (nested past [`crate::json_input::MAX_DEPTH`], say), so that a door refusing it
+//! (nested past [`crate::input::json::MAX_DEPTH`], say), so that a door refusing it
 //! can still answer in the form that event's block takes.
 
 use serde::Deserialize;
@@ -29,9 +29,9 @@ struct Fields {
 /// Values other than the two fields are skipped by serde_json without recursion,
 /// so an object nested thousands of levels deep is read here (in time linear in
 /// its length) even though it is refused as an input. Lone surrogates are read as
-/// [`crate::json_input`] reads them; what follows the object is not looked at.
+/// [`crate::input::json`] reads them; what follows the object is not looked at.
 pub fn input_head(bytes: &[u8]) -> Option<InputHead> {
-    let text = crate::json_input::replace_lone_surrogates(bytes);
+    let text = crate::input::json::replace_lone_surrogates(bytes);
     let mut reader = serde_json::Deserializer::from_slice(&text);
     let fields = Fields::deserialize(&mut reader).ok()?;
     Some(InputHead {
@@ -51,7 +51,7 @@ mod tests {
             "[".repeat(100_000),
             "]".repeat(100_000)
         );
-        assert!(crate::json_input::parse(deep.as_bytes()).is_err());
+        assert!(crate::input::json::parse(deep.as_bytes()).is_err());
         assert_eq!(
             input_head(deep.as_bytes()),
             Some(InputHead {

@@ -53,10 +53,9 @@ use super::capture::{Captured, capture};
 use super::command_line::CommandLine;
 use super::failure::HookFailure;
 use super::hook_env::command_env;
-pub use crate::env_names::{NESTED_ENV, TOKEN_ENV};
 use super::slots::acquire_process_slot;
 use super::{RawOutcome, RunContext, Status};
-
+pub use crate::env_names::{NESTED_ENV, TOKEN_ENV};
 
 /// The errno values that mean "the host is out of resources" (Linux).
 mod libc_errno {

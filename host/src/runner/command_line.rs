@@ -19,8 +19,8 @@ use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
-use crate::env_names::TOKEN_ENV;
 use crate::config::{CommandConfig, Shell};
+use crate::env_names::TOKEN_ENV;
 
 /// The prefix of the environment variables that carry the values.
 const VAR_PREFIX: &str = "HOOKHOST_VAR_";
@@ -94,8 +94,7 @@ impl CommandLine {
             Shell::Sh => ("/bin/sh".into(), "-c"),
             Shell::Bash => ("bash".into(), "-c"),
             Shell::Powershell => (
-                crate::config::powershell()
-                    .map_or_else(|| "pwsh".into(), PathBuf::into_os_string),
+                crate::config::powershell().map_or_else(|| "pwsh".into(), PathBuf::into_os_string),
                 "-Command",
             ),
         };
@@ -161,7 +160,10 @@ fn plugin_env(dirs: &PluginDirs) -> Vec<(String, VarValue)> {
         ));
     }
     if let Some(data) = &dirs.data {
-        vars.push(("CLAUDE_PLUGIN_DATA".to_owned(), VarValue::DataDir(data.clone())));
+        vars.push((
+            "CLAUDE_PLUGIN_DATA".to_owned(),
+            VarValue::DataDir(data.clone()),
+        ));
     }
     for (key, value) in &dirs.options {
         vars.push((
@@ -352,7 +354,8 @@ mod tests {
 
     #[test]
     fn env_cwd_and_bare_names() {
-        let (s, vars) = line("x ${env:TOKEN} ${cwd}${sep}y $CLAUDE_PLUGIN_ROOT/z $CLAUDE_PLUGIN_ROOTS");
+        let (s, vars) =
+            line("x ${env:TOKEN} ${cwd}${sep}y $CLAUDE_PLUGIN_ROOT/z $CLAUDE_PLUGIN_ROOTS");
         assert_eq!(
             s,
             "x \"${HOOKHOST_VAR_0}\" \"${HOOKHOST_VAR_1}\"\"${HOOKHOST_VAR_2}\"y \"${HOOKHOST_VAR_3}\"/z $CLAUDE_PLUGIN_ROOTS"

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 #[cfg(feature = "plugins")]
 use super::wasm::{
-    module::PluginLoadError, runtime::EngineError, preopen::PreopenError, sandbox::SandboxError,
+    module::PluginLoadError, preopen::PreopenError, runtime::EngineError, sandbox::SandboxError,
 };
 
 /// Why a hook produced no usable answer.

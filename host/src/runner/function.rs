@@ -53,7 +53,11 @@ pub(crate) fn run(hook: &FunctionHook, input: &[u8]) -> RawOutcome {
     };
     let (status, stdout, stderr) = match (hook.0)(&map) {
         FunctionAnswer::Continue => (Status::Exited(0), Captured::default(), Captured::default()),
-        FunctionAnswer::Answer(value) => (Status::Exited(0), text(value.to_string()), Captured::default()),
+        FunctionAnswer::Answer(value) => (
+            Status::Exited(0),
+            text(value.to_string()),
+            Captured::default(),
+        ),
         FunctionAnswer::Block(reason) => (Status::Exited(2), Captured::default(), text(reason)),
         FunctionAnswer::Fail(why) => (
             Status::Failed(HookFailure::Request(format!("the function failed: {why}"))),

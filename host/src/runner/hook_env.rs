@@ -18,9 +18,9 @@ use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
 
 use super::RunContext;
-use crate::env_names::{NESTED_ENV, TOKEN_ENV};
 use super::command_line::CommandLine;
 use crate::config::{HookEntry, PROJECT_DIR_VARS};
+use crate::env_names::{NESTED_ENV, TOKEN_ENV};
 
 /// What a command hook keeps of the environment under `tools.scrubHookEnv`
 /// (besides `LC_*`, the variables hookhost sets and the hook's own `env`).

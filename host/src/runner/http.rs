@@ -17,10 +17,10 @@
 
 use std::time::Duration;
 
-use crate::env_names::TOKEN_ENV;
 use super::hook_env::Visible;
 use super::{RawOutcome, RunContext};
 use crate::config::HttpConfig;
+use crate::env_names::TOKEN_ENV;
 
 /// POSTs `input` to the hook's URL; header values read the variables `visible`
 /// shows ([`super::hook_env`]).
@@ -44,7 +44,14 @@ pub async fn run(
             )));
         }
     };
-    let answer = web::post(&config.url, headers, input.to_vec(), timeout, ctx.output_cap).await;
+    let answer = web::post(
+        &config.url,
+        headers,
+        input.to_vec(),
+        timeout,
+        ctx.output_cap,
+    )
+    .await;
     let status = match &answer {
         Ok(_) => Status::Exited(0),
         Err(web::RequestError::Timeout) => Status::Failed(HookFailure::Timeout(timeout)),
@@ -83,16 +90,15 @@ fn headers(
 
     let mut headers = HeaderMap::with_capacity(config.headers.len());
     for (name, value) in &config.headers {
-        let header = HeaderName::from_bytes(name.as_bytes())
-            .map_err(|_| HeaderError::Name(name.clone()))?;
+        let header =
+            HeaderName::from_bytes(name.as_bytes()).map_err(|_| HeaderError::Name(name.clone()))?;
         let value = interpolate(value, &config.allowed_env_vars, &lookup).map_err(
             |NotUtf8(variable)| HeaderError::NotUtf8 {
                 name: name.clone(),
                 variable,
             },
         )?;
-        let value =
-            HeaderValue::from_str(&value).map_err(|_| HeaderError::Value(name.clone()))?;
+        let value = HeaderValue::from_str(&value).map_err(|_| HeaderError::Value(name.clone()))?;
         headers.append(header, value);
     }
     Ok(headers)
@@ -139,7 +145,9 @@ fn interpolate(
                 None => ("", 0),
             },
             None => {
-                let end = after.find(|c: char| !is_name_char(c)).unwrap_or(after.len());
+                let end = after
+                    .find(|c: char| !is_name_char(c))
+                    .unwrap_or(after.len());
                 (&after[..end], end)
             }
         };
@@ -204,7 +212,11 @@ mod tests {
             ("Bearer $HOOKHOST_TOKEN", "Bearer $HOOKHOST_TOKEN"),
         ];
         for (value, expected) in cases {
-            assert_eq!(interpolate(value, &allow, env).unwrap(), expected, "{value}");
+            assert_eq!(
+                interpolate(value, &allow, env).unwrap(),
+                expected,
+                "{value}"
+            );
         }
     }
 
@@ -224,6 +236,9 @@ mod tests {
             ..config
         };
         let sent = headers(&config, env).unwrap();
-        assert_eq!(sent["x-evil"], "$EVIL", "an unlisted variable is sent as written");
+        assert_eq!(
+            sent["x-evil"], "$EVIL",
+            "an unlisted variable is sent as written"
+        );
     }
 }

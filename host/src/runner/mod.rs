@@ -19,34 +19,34 @@ mod failure;
 mod function;
 mod hook_env;
 mod http;
-mod prompt;
-mod runnable;
-#[cfg(feature = "http")]
-mod web;
 mod interpret;
 mod policy;
+mod prompt;
 pub mod reaper;
+mod runnable;
 pub mod slots;
 #[cfg(feature = "plugins")]
 pub mod wasm;
+#[cfg(feature = "http")]
+mod web;
 
 use std::path::PathBuf;
 
 use std::time::Duration;
 
+pub use crate::result::GuestLogs;
 pub use crate::result::HookExecutionResult;
+pub use capture::{Captured, DEFAULT_OUTPUT_CAP};
 #[cfg(feature = "internals")]
 pub use command::KILL_GRACE;
-pub use capture::{Captured, DEFAULT_OUTPUT_CAP};
 pub use command::{NESTED_ENV, TOKEN_ENV, run_command};
 #[cfg(feature = "internals")]
 pub use command_line::{CommandLine, PluginDirs};
 pub use failure::{HookFailure, LoadError};
-pub use crate::result::GuestLogs;
 pub use function::{FunctionAnswer, FunctionHook, HookFn};
-pub use runnable::{RunnableHook, Runner};
 pub use interpret::interpret;
 pub use policy::apply_policy;
+pub use runnable::{RunnableHook, Runner};
 
 use crate::config::{HookModel, PROJECT_DIR_VARS};
 
@@ -114,7 +114,7 @@ pub struct RunContext {
     /// (without it, the environment's).
     #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub hook_model: Option<HookModel>,
-    /// `tools.scrubHookEnv`: command hooks get [`hook_env::KEPT_ENV`] of the
+    /// `tools.scrubHookEnv`: command hooks get `hook_env::KEPT_ENV` of the
     /// environment, not all of it.
     pub scrub_env: bool,
 }

@@ -4,8 +4,8 @@
 //! (monitor-mode answers are reported, not enforced) — one step after
 //! [`super::interpret`], which knows none of them.
 
-use super::runnable::RunnableHook;
 use super::interpret::{Answer, Interpreted};
+use super::runnable::RunnableHook;
 use crate::config::{FailurePolicy, HookKind, HookMode};
 use crate::dialect::Dialect;
 use crate::output::HookOutput;

@@ -41,11 +41,17 @@ const QUOTE_CHARS: usize = 200;
 
 /// Asks the model.
 #[cfg(feature = "http")]
-pub async fn run(config: &PromptConfig, timeout: Duration, input: &[u8], ctx: &RunContext) -> RawOutcome {
+pub async fn run(
+    config: &PromptConfig,
+    timeout: Duration,
+    input: &[u8],
+    ctx: &RunContext,
+) -> RawOutcome {
     use super::{Captured, HookFailure, Status, web};
 
     let start = std::time::Instant::now();
-    let endpoint = match Endpoint::resolve(ctx.hook_model.as_ref(), config, |n| std::env::var_os(n)) {
+    let endpoint = match Endpoint::resolve(ctx.hook_model.as_ref(), config, |n| std::env::var_os(n))
+    {
         Ok(endpoint) => endpoint,
         Err(problem) => return RawOutcome::failed(HookFailure::NotRun(problem.to_string())),
     };
@@ -90,7 +96,12 @@ pub async fn run(config: &PromptConfig, timeout: Duration, input: &[u8], ctx: &R
 
 /// Without the `http` feature the hook cannot run.
 #[cfg(not(feature = "http"))]
-pub async fn run(_config: &PromptConfig, _timeout: Duration, _input: &[u8], _ctx: &RunContext) -> RawOutcome {
+pub async fn run(
+    _config: &PromptConfig,
+    _timeout: Duration,
+    _input: &[u8],
+    _ctx: &RunContext,
+) -> RawOutcome {
     RawOutcome::failed(super::HookFailure::NotRun(super::NO_HTTP.to_owned()))
 }
 
@@ -402,13 +413,18 @@ mod tests {
     #[test]
     fn verdicts_are_read_bare_or_fenced_and_nothing_else() {
         assert_eq!(verdict(r#"{"ok": true}"#), Some(Verdict::Ok));
-        assert_eq!(verdict(" {\"ok\":true,\"reason\":\"fine\"}\n"), Some(Verdict::Ok));
+        assert_eq!(
+            verdict(" {\"ok\":true,\"reason\":\"fine\"}\n"),
+            Some(Verdict::Ok)
+        );
         assert_eq!(
             verdict("```json\n{\"ok\": false, \"reason\": \"rm -rf\"}\n```"),
             Some(Verdict::Block("rm -rf".to_owned()))
         );
         assert_eq!(verdict("```\n{\"ok\": true}\n```"), Some(Verdict::Ok));
-        assert!(matches!(verdict(r#"{"ok": false}"#), Some(Verdict::Block(r)) if r.contains("without a reason")));
+        assert!(
+            matches!(verdict(r#"{"ok": false}"#), Some(Verdict::Block(r)) if r.contains("without a reason"))
+        );
         for bad in [
             "Sure! It looks fine.",
             r#"{"ok": "yes"}"#,
@@ -429,36 +445,67 @@ mod tests {
             model: Some("local".to_owned()),
             api_key_env: None,
         };
-        let e = Endpoint::resolve(Some(&settings), &hook(None), env(&[("ANTHROPIC_API_KEY", "a")])).unwrap();
+        let e = Endpoint::resolve(
+            Some(&settings),
+            &hook(None),
+            env(&[("ANTHROPIC_API_KEY", "a")]),
+        )
+        .unwrap();
         assert_eq!(e.url, "http://127.0.0.1:9/v1/chat/completions");
         assert_eq!((e.model.as_str(), e.key.as_deref()), ("local", None));
         let e = Endpoint::resolve(Some(&settings), &hook(Some("mine")), env(&[])).unwrap();
         assert_eq!(e.model, "mine", "the hook's model wins");
 
-        let e = Endpoint::resolve(None, &hook(None), env(&[("ANTHROPIC_API_KEY", "k"), ("OPENAI_API_KEY", "o")])).unwrap();
+        let e = Endpoint::resolve(
+            None,
+            &hook(None),
+            env(&[("ANTHROPIC_API_KEY", "k"), ("OPENAI_API_KEY", "o")]),
+        )
+        .unwrap();
         assert_eq!(e.provider, ModelProvider::Anthropic);
         assert_eq!(e.url, "https://api.anthropic.com/v1/messages");
-        assert_eq!((e.model.as_str(), e.key.as_deref()), (DEFAULT_ANTHROPIC_MODEL, Some("k")));
+        assert_eq!(
+            (e.model.as_str(), e.key.as_deref()),
+            (DEFAULT_ANTHROPIC_MODEL, Some("k"))
+        );
 
-        let e = Endpoint::resolve(None, &hook(None), env(&[("OPENAI_BASE_URL", "http://h/v1")])).unwrap();
+        let e = Endpoint::resolve(
+            None,
+            &hook(None),
+            env(&[("OPENAI_BASE_URL", "http://h/v1")]),
+        )
+        .unwrap();
         assert_eq!(e.provider, ModelProvider::OpenAi);
         assert_eq!(e.url, "http://h/v1/chat/completions");
-        assert_eq!((e.model.as_str(), e.key.as_deref()), (DEFAULT_OPENAI_MODEL, None));
+        assert_eq!(
+            (e.model.as_str(), e.key.as_deref()),
+            (DEFAULT_OPENAI_MODEL, None)
+        );
 
-        let none = Endpoint::resolve(None, &hook(None), env(&[("ANTHROPIC_API_KEY", " ")])).unwrap_err().to_string();
-        assert!(none.contains("tools.hookModel") && none.contains("OPENAI_API_KEY"), "{none}");
+        let none = Endpoint::resolve(None, &hook(None), env(&[("ANTHROPIC_API_KEY", " ")]))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            none.contains("tools.hookModel") && none.contains("OPENAI_API_KEY"),
+            "{none}"
+        );
 
         let named = HookModel {
             api_key_env: Some("MY_KEY".to_owned()),
             ..settings
         };
-        let missing = Endpoint::resolve(Some(&named), &hook(None), env(&[])).unwrap_err().to_string();
+        let missing = Endpoint::resolve(Some(&named), &hook(None), env(&[]))
+            .unwrap_err()
+            .to_string();
         assert!(missing.contains("$MY_KEY"), "{missing}");
     }
 
     #[test]
     fn arguments_are_replaced_or_appended() {
-        assert_eq!(prompt_text("check $ARGUMENTS now", b"{\"a\":1}"), "check {\"a\":1} now");
+        assert_eq!(
+            prompt_text("check $ARGUMENTS now", b"{\"a\":1}"),
+            "check {\"a\":1} now"
+        );
         assert_eq!(prompt_text("check", b"{}"), "check\n\n{}");
         assert_eq!(api_url("http://x", "messages"), "http://x/v1/messages");
         assert_eq!(api_url("http://x/v1/", "messages"), "http://x/v1/messages");

@@ -72,7 +72,7 @@ fn plugin_dirs(entry: &HookEntry) -> PluginDirs {
 /// One hook, ready to run: its entry (event, matcher, settings, where it was
 /// configured — for planning and reports) and its runner. Running needs only the
 /// runner, the timeout and the run context; the rest is applied after
-/// ([`apply_policy`]).
+/// (`apply_policy`).
 #[derive(Debug)]
 pub struct RunnableHook {
     /// The hook as configured.

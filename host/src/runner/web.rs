@@ -161,7 +161,11 @@ pub(super) async fn post(
                 location,
             });
         }
-        let limit = if status.is_success() { cap } else { ERROR_BODY_BYTES };
+        let limit = if status.is_success() {
+            cap
+        } else {
+            ERROR_BODY_BYTES
+        };
         let mut captured = Captured::default();
         loop {
             match response.chunk().await {

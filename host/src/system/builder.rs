@@ -222,7 +222,7 @@ impl HookSystemBuilder {
     }
 
     /// Reads the settings, loads plugins, and builds the system. Problems become
-    /// [`HookSystem::diagnostics`]; building itself never fails.
+    /// [`HookSystem::report`]; building itself never fails.
     pub fn build(self) -> HookSystem {
         let project_dir = absolute(&self.project_dir);
         let plugins: Vec<PathBuf> = self.claude_plugins.iter().map(|d| absolute(d)).collect();

@@ -35,7 +35,7 @@ mod process;
 use std::path::Path;
 use std::time::Duration;
 
-use hookhost::runner::wasm::{EngineOptions, WasmEngine};
+use hookhost::internals::{EngineOptions, WasmEngine};
 use hookhost::{HookEvent, HookSystem};
 use serde_json::{Map, Value, json};
 

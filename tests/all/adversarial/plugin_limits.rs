@@ -6,9 +6,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use hookhost::HookEvent;
-use hookhost::config::{DEFAULT_FUEL, DEFAULT_MEMORY_LIMIT, PluginConfig};
-use hookhost::runner::wasm::{EngineOptions, WasmEngine};
-use hookhost::runner::{HookFailure, RawOutcome, RunContext, Status};
+use hookhost::internals::{DEFAULT_FUEL, DEFAULT_MEMORY_LIMIT, PluginConfig};
+use hookhost::internals::{EngineOptions, WasmEngine};
+use hookhost::internals::{HookFailure, RawOutcome, RunContext, Status};
 use hookhost_tests as guests;
 use serde_json::json;
 

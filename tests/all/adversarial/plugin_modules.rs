@@ -5,7 +5,7 @@
 //! The modules are WAT text compiled by the `wat` crate; only the files that must not
 //! be valid Wasm at all (a wrong version, an empty file, a truncated module) are bytes.
 
-use hookhost::runner::wasm::runtime::MemoryLayout;
+use hookhost::internals::MemoryLayout;
 use hookhost_tests as guests;
 use serde_json::json;
 

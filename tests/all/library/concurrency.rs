@@ -49,10 +49,10 @@ async fn one_wasm_named_by_many_hooks_is_loaded_once() {
         .collect();
     let settings = p.settings(json!({"BeforeTool": [{"hooks": hooks}]}));
     let system = build(&p, &settings);
-    let plugins: Vec<&hookhost::runner::wasm::Plugin> = system
+    let plugins: Vec<&hookhost::internals::Plugin> = system
         .hooks(HookEvent::BeforeTool)
         .filter_map(|hook| match &hook.runner {
-            hookhost::runner::Runner::Plugin(plugin) => Some(plugin.as_ref()),
+            hookhost::internals::Runner::Plugin(plugin) => Some(plugin.as_ref()),
             _ => None,
         })
         .collect();

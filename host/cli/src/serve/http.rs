@@ -392,7 +392,7 @@ fn parse_input(body: &[u8]) -> Result<Map<String, Value>, Box<Response<Full<Byte
     if body.iter().all(u8::is_ascii_whitespace) {
         return Ok(Map::new());
     }
-    match hookhost::json_input::parse(body) {
+    match hookhost::input::json::parse(body) {
         Ok(Value::Object(input)) => Ok(input),
         Ok(_) => Err(Box::new(reply::error(
             StatusCode::BAD_REQUEST,

@@ -35,12 +35,12 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-pub use self::shape::settings_schema;
 pub(crate) use self::check::command::powershell;
+pub use self::shape::settings_schema;
 use super::diagnostic::Diagnostic;
 use super::remote::HookModel;
-use super::spec::{HookSpec, VerifyRule};
 use super::source::{SettingsFormat, SettingsSource};
+use super::spec::{HookSpec, VerifyRule};
 use crate::dialect::Dialect;
 use crate::event::HookEvent;
 use crate::planner::Matcher;
@@ -73,7 +73,7 @@ pub struct HookEntry {
     /// For [`HookEvent::Other`]: the event name as written in the file.
     pub other_name: Option<Arc<str>>,
     /// The hook's object as written in its file, every key included (`None` for
-    /// an embedder's functions): what an approval covers ([`crate::trust`]).
+    /// an embedder's functions): what an approval covers (`crate::trust`).
     pub written: Option<Arc<Value>>,
 }
 

@@ -9,8 +9,8 @@ use serde_json::{Value, json};
 
 use super::{ParsedSettings, parse_settings};
 use crate::config::diagnostic::Diagnostic;
-use crate::config::spec::HookKind;
 use crate::config::source::{SettingsSource, SourceKind};
+use crate::config::spec::HookKind;
 
 fn parse(settings: Value) -> ParsedSettings {
     let project = Path::new("/project");
@@ -170,7 +170,10 @@ fn claude_timeouts_are_seconds_and_huge_ones_are_clamped() {
     ]}]}});
     let parsed = parse_settings(&settings.to_string(), Arc::new(source), project);
     assert_eq!(parsed.entries[0].spec.timeout, Duration::from_secs(10));
-    assert_eq!(parsed.entries[1].spec.timeout, super::check::hook::MAX_TIMEOUT);
+    assert_eq!(
+        parsed.entries[1].spec.timeout,
+        super::check::hook::MAX_TIMEOUT
+    );
     assert_eq!(parsed.enable_hooks, Some(true));
     assert!(
         messages(&parsed, false)[0].ends_with("longer than the maximum of 24 hours; clamped to it"),

@@ -12,12 +12,12 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
+use super::cache::CacheError;
 use super::module::{Compiled, PluginLoadError};
 use super::plugin::Plugin;
-use super::runtime::{EngineError, EngineOptions, Runtime};
 #[cfg(feature = "internals")]
 use super::runtime::MemoryLayout;
-use super::cache::CacheError;
+use super::runtime::{EngineError, EngineOptions, Runtime};
 use crate::config::PluginConfig;
 use crate::runner::{HookFailure, LoadError};
 

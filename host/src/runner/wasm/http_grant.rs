@@ -57,7 +57,8 @@ impl HttpGrant {
     }
 
     fn deny(&self, why: String) -> Error {
-        self.logs.push("warn", "hookhost", &format!("request denied: {why}"));
+        self.logs
+            .push("warn", "hookhost", &format!("request denied: {why}"));
         Error::HttpRequestDenied
     }
 
@@ -137,12 +138,13 @@ impl HttpGrant {
         // The guest's own timeouts (request-options), within the hook's deadline
         // which bounds everything anyway.
         let stream = within(options.connect_timeout, Error::ConnectionTimeout, connect).await?;
-        *request.uri_mut() = uri
-            .path_and_query()
-            .map_or_else(|| http::Uri::from_static("/"), |p| {
+        *request.uri_mut() = uri.path_and_query().map_or_else(
+            || http::Uri::from_static("/"),
+            |p| {
                 http::Uri::from_maybe_shared(Bytes::copy_from_slice(p.as_str().as_bytes()))
                     .unwrap_or_else(|_| http::Uri::from_static("/"))
-            });
+            },
+        );
         if https {
             let name = rustls::pki_types::ServerName::try_from(host.clone())
                 .map_err(|_| Error::HttpRequestUriInvalid)?;
@@ -159,10 +161,20 @@ impl HttpGrant {
             };
             let tls = within(options.connect_timeout, Error::ConnectionTimeout, handshake).await?;
             let exchange = exchange(TokioIo::new(tls), request, self.logs, target);
-            within(options.first_byte_timeout, Error::ConnectionReadTimeout, exchange).await
+            within(
+                options.first_byte_timeout,
+                Error::ConnectionReadTimeout,
+                exchange,
+            )
+            .await
         } else {
             let exchange = exchange(TokioIo::new(stream), request, self.logs, target);
-            within(options.first_byte_timeout, Error::ConnectionReadTimeout, exchange).await
+            within(
+                options.first_byte_timeout,
+                Error::ConnectionReadTimeout,
+                exchange,
+            )
+            .await
         }
     }
 }
@@ -174,7 +186,9 @@ async fn within<T>(
     work: impl Future<Output = Result<T, Error>>,
 ) -> Result<T, Error> {
     match limit {
-        Some(limit) => tokio::time::timeout(limit, work).await.unwrap_or(Err(timeout)),
+        Some(limit) => tokio::time::timeout(limit, work)
+            .await
+            .unwrap_or(Err(timeout)),
         None => work.await,
     }
 }

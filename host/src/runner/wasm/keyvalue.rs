@@ -31,7 +31,11 @@ pub struct LazyStore {
 
 impl LazyStore {
     /// The store of `identity` under `dir`, not yet opened.
-    pub fn new(dir: Option<&std::path::Path>, identity: StoreIdentity, max_bytes: u64) -> LazyStore {
+    pub fn new(
+        dir: Option<&std::path::Path>,
+        identity: StoreIdentity,
+        max_bytes: u64,
+    ) -> LazyStore {
         LazyStore {
             path: dir.map(|dir| identity.file(dir)),
             identity,
@@ -105,12 +109,21 @@ impl Host for KeyValueView<'_> {
 }
 
 impl HostBucket for KeyValueView<'_> {
-    fn get(&mut self, bucket: Resource<BucketHandle>, key: String) -> Result<Option<Vec<u8>>, Error> {
+    fn get(
+        &mut self,
+        bucket: Resource<BucketHandle>,
+        key: String,
+    ) -> Result<Option<Vec<u8>>, Error> {
         let (store, name) = self.bucket(&bucket)?;
         store.get(name, &key).map_err(other)
     }
 
-    fn set(&mut self, bucket: Resource<BucketHandle>, key: String, value: Vec<u8>) -> Result<(), Error> {
+    fn set(
+        &mut self,
+        bucket: Resource<BucketHandle>,
+        key: String,
+        value: Vec<u8>,
+    ) -> Result<(), Error> {
         let (store, name) = self.bucket(&bucket)?;
         store.set(name, &key, &value).map_err(other)
     }

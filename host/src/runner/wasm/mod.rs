@@ -20,28 +20,28 @@
 
 pub mod cache;
 pub mod capabilities;
-pub mod http_grant;
-pub mod keyvalue;
-pub mod logging;
 pub mod detect;
 pub mod engine;
-pub mod runtime;
+pub mod http_grant;
+pub mod inspect;
+pub mod keyvalue;
 pub mod known;
 pub mod limits;
 pub mod linker;
+pub mod logging;
 pub mod module;
 pub mod pipe;
 pub mod plugin;
 pub mod preopen;
+pub mod runtime;
 pub mod sandbox;
 pub mod stamp;
 pub mod together;
-pub mod inspect;
 
 #[cfg(feature = "internals")]
 pub use cache::CacheStatus;
 pub use detect::WasmKind;
 pub use engine::WasmEngine;
-pub use runtime::EngineOptions;
 pub use plugin::Plugin;
+pub use runtime::EngineOptions;
 pub use together::run_together;

@@ -23,9 +23,9 @@ use wasmtime_wasi::p2::bindings::CommandPre;
 
 use super::cache::{CacheStatus, Cached};
 use super::detect::WasmKind;
-use super::runtime::Runtime;
 use super::known::{self, Known};
 use super::linker::{grant_needed, is_granted, is_granted_module_import};
+use super::runtime::Runtime;
 use super::sandbox::{ComponentState, ModuleState};
 use super::stamp::Stamp;
 use crate::bounded_read::ReadError;

@@ -27,8 +27,8 @@ use super::preopen::PreopenError;
 use super::sandbox::{ComponentState, MAX_GUEST_HANDLES, ModuleState, context};
 use crate::builtin::Builtin;
 use crate::config::{HostPattern, PluginConfig, Preopen};
-use crate::state::StoreIdentity;
 use crate::runner::{HookFailure, LoadError, RawOutcome, RunContext, Status};
+use crate::state::StoreIdentity;
 
 /// What one call of a plugin is given beyond its module and sandbox: the hook's
 /// own, or for builtins sharing an instance, theirs together.
@@ -121,7 +121,9 @@ impl Plugin {
     /// The plugin described by `config`, running `compiled` (the file at
     /// `config.path`, loaded once for every hook that names it).
     pub fn new(compiled: Arc<Compiled>, config: &PluginConfig) -> Result<Plugin, HookFailure> {
-        let builtin = config.builtin.and_then(|name| crate::builtin::find(name).ok());
+        let builtin = config
+            .builtin
+            .and_then(|name| crate::builtin::find(name).ok());
         // A builtin is pinned to its own component's digest; the pack runs it.
         let actual = builtin.map_or(compiled.digest, Builtin::sha256);
         if let Some(pinned) = config.sha256
@@ -200,7 +202,10 @@ impl Plugin {
             if granted {
                 continue;
             }
-            match missing.iter_mut().find(|(setting, _)| *setting == needs.setting()) {
+            match missing
+                .iter_mut()
+                .find(|(setting, _)| *setting == needs.setting())
+            {
                 Some((_, imports)) => imports.push(import.clone()),
                 None => missing.push((needs.setting(), vec![import.clone()])),
             }

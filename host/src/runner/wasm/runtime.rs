@@ -74,7 +74,7 @@ pub enum MemoryLayout {
 
 /// The memory size of a pool slot for plugins whose largest `memoryLimit` is
 /// `max_memory`: that, rounded up to whole Wasm pages, at most
-/// [`POOL_MEMORY_CEILING`], at least 1 MiB.
+/// `POOL_MEMORY_CEILING`, at least 1 MiB.
 pub fn pool_memory_size(max_memory: u64) -> u64 {
     round_up_to_page(max_memory.clamp(1 << 20, POOL_MEMORY_CEILING))
 }

@@ -67,13 +67,18 @@ pub(super) fn config(at: &str, hook: HookSettings, report: &mut Report<'_>) -> O
             if ok {
                 report.error(
                     &format!("{at}.command"),
-                    format!("missing (required for a command hook, or {OS_COMMAND_KEY} on this OS)"),
+                    format!(
+                        "missing (required for a command hook, or {OS_COMMAND_KEY} on this OS)"
+                    ),
                 );
             }
             return None;
         }
     };
-    if exec_args.is_none() && report.source.plugin_root.is_some() && command.contains("${user_config.") {
+    if exec_args.is_none()
+        && report.source.plugin_root.is_some()
+        && command.contains("${user_config.")
+    {
         // Claude Code 2.1.207 refuses it: the value would be re-parsed by the shell.
         let plugin = report.source.plugin_name.clone().unwrap_or_default();
         report.error(
@@ -112,7 +117,10 @@ fn command_string(
             None
         }
         Field::Wrong(other) => {
-            report.error(at, format!("expected a command string, got {}", show(&other)));
+            report.error(
+                at,
+                format!("expected a command string, got {}", show(&other)),
+            );
             *ok = false;
             None
         }

@@ -5,8 +5,8 @@
 use std::sync::Arc;
 
 use super::group;
-use crate::config::diagnostic::HookAt;
 use super::report::{Report, show};
+use crate::config::diagnostic::HookAt;
 use crate::config::settings::HookEntry;
 use crate::config::settings::shape::event::Events;
 use crate::config::settings::shape::field::Section;

@@ -8,6 +8,7 @@
 use serde_json::Value;
 
 use super::report::{Report, show};
+use crate::config::remote::HookModel;
 use crate::config::settings::shape::event::Events;
 use crate::config::settings::shape::field::{Field, Section, known_keys};
 use crate::config::settings::shape::file::{
@@ -16,7 +17,6 @@ use crate::config::settings::shape::file::{
 use crate::config::settings::shape::value::Count;
 use crate::config::settings::{ParsedSettings, ServeLimits};
 use crate::config::source::SettingsFormat;
-use crate::config::remote::HookModel;
 use crate::config::spec::VerifyRule;
 use crate::distribution::reference::SCHEME;
 
@@ -66,7 +66,11 @@ pub(super) fn read(
     } else {
         ("tools.allowManagedHooksOnly", tools_managed_only)
     };
-    parsed.managed_only = report.take(key, managed_only, "true or false").ok().flatten().flatten();
+    parsed.managed_only = report
+        .take(key, managed_only, "true or false")
+        .ok()
+        .flatten()
+        .flatten();
     if claude && let Field::Ok(value) = &disable_all_hooks {
         parsed.disable_all_hooks = Some(*value);
     }
@@ -369,12 +373,21 @@ fn hook_model(report: &mut Report<'_>, section: Section<HookModelSettings>) -> O
             Field::Absent => None,
             Field::Ok(value) if valid(value.trim()) => Some(value.trim().to_owned()),
             Field::Ok(value) => {
-                report.error(&at, format!("expected {expected}, got {value:?}; tools.hookModel is ignored"));
+                report.error(
+                    &at,
+                    format!("expected {expected}, got {value:?}; tools.hookModel is ignored"),
+                );
                 ok = false;
                 None
             }
             Field::Wrong(value) => {
-                report.error(&at, format!("expected {expected}, got {}; tools.hookModel is ignored", show(&value)));
+                report.error(
+                    &at,
+                    format!(
+                        "expected {expected}, got {}; tools.hookModel is ignored",
+                        show(&value)
+                    ),
+                );
                 ok = false;
                 None
             }

@@ -75,7 +75,10 @@ fn state_grant(
                     ("maxBytes", _) => {
                         report.error(
                             &format!("{at}.maxBytes"),
-                            format!("expected a number of bytes (a positive integer), got {}", show(&value)),
+                            format!(
+                                "expected a number of bytes (a positive integer), got {}",
+                                show(&value)
+                            ),
                         );
                         *ok = false;
                         return None;

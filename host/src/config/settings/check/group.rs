@@ -5,8 +5,8 @@
 use std::sync::Arc;
 
 use super::hook;
-use crate::config::diagnostic::HookAt;
 use super::report::{Report, show};
+use crate::config::diagnostic::HookAt;
 use crate::config::settings::HookEntry;
 use crate::config::settings::shape::field::{Field, Section};
 use crate::config::settings::shape::group::Group;

@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use super::report::{Report, show};
 use super::{command, http, plugin, prompt};
+use crate::condition::Rule;
 use crate::config::settings::shape::field::{Field, Section};
 use crate::config::settings::shape::hook::{HookSettings, HookType, OnFailure};
 use crate::config::settings::shape::value::Count;
@@ -19,7 +20,6 @@ use crate::config::spec::{
     UnsupportedConfig,
 };
 use crate::event::HookEvent;
-use crate::condition::Rule;
 
 /// The longest `timeout` a hook may have; longer ones are clamped (with a warning)
 /// so that deadline arithmetic cannot overflow (a Claude `timeout` of 2^63 s).
@@ -242,8 +242,12 @@ fn common(
     let once = std::mem::take(&mut hook.once);
     let once = report.take_or_flag(&format!("{at}.once"), once, "true or false", ok);
     let status_message = std::mem::take(&mut hook.status_message);
-    let status_message =
-        report.take_or_flag(&format!("{at}.statusMessage"), status_message, "a string", ok);
+    let status_message = report.take_or_flag(
+        &format!("{at}.statusMessage"),
+        status_message,
+        "a string",
+        ok,
+    );
     Common {
         timeout,
         name: name.flatten(),
@@ -275,7 +279,10 @@ fn condition(
             rule.with_settings_dir(report.source.base_dir.clone()),
         )),
         Err(e) => {
-            report.error(&at, format!("{text:?} is not a permission rule hookhost can evaluate: {e}"));
+            report.error(
+                &at,
+                format!("{text:?} is not a permission rule hookhost can evaluate: {e}"),
+            );
             *ok = false;
             None
         }
@@ -283,7 +290,12 @@ fn condition(
 }
 
 /// `async` and `asyncRewake` (both on: `asyncRewake`, which includes `async`).
-fn execution(at: &str, hook: &mut HookSettings, report: &mut Report<'_>, ok: &mut bool) -> Execution {
+fn execution(
+    at: &str,
+    hook: &mut HookSettings,
+    report: &mut Report<'_>,
+    ok: &mut bool,
+) -> Execution {
     let run_async = std::mem::take(&mut hook.run_async);
     let run_async = report.take_or_flag(&format!("{at}.async"), run_async, "true or false", ok);
     let rewake = std::mem::take(&mut hook.async_rewake);
@@ -314,7 +326,14 @@ fn default_name(kind: &HookKind) -> String {
         },
         HookKind::Http(h) => h.url.clone(),
         HookKind::Prompt(p) => {
-            let first: String = p.prompt.lines().next().unwrap_or("").chars().take(60).collect();
+            let first: String = p
+                .prompt
+                .lines()
+                .next()
+                .unwrap_or("")
+                .chars()
+                .take(60)
+                .collect();
             format!("prompt {first:?}")
         }
         HookKind::Unsupported(u) => format!("{} hook", u.type_name),

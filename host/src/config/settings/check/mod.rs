@@ -15,11 +15,11 @@ mod builtin;
 pub(super) mod command;
 pub(super) mod event;
 pub(super) mod file;
+mod grants;
 pub(super) mod group;
 pub(super) mod hook;
 pub(super) mod http;
 pub(super) mod plugin;
-mod grants;
 pub(super) mod prompt;
 pub(super) mod report;
 
@@ -29,9 +29,9 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use self::report::Report;
+use super::ParsedSettings;
 use super::shape::field::Section;
 use super::shape::file::SettingsFile;
-use super::ParsedSettings;
 use crate::config::expand::ExpandVars;
 use crate::config::source::{SettingsSource, SourceKind};
 

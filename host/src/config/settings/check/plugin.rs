@@ -8,8 +8,8 @@
 
 use serde_json::{Map, Value};
 
-use super::report::{Report, show};
 use super::builtin::{builtin_grants, builtin_source, materialize, pin_builtin};
+use super::report::{Report, show};
 use crate::config::settings::shape::field::{Field, Section};
 use crate::config::settings::shape::hook::HookSettings;
 use crate::config::settings::shape::plugin::{PreopenSettings, VerifySettings};

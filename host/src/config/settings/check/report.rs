@@ -8,9 +8,9 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::config::settings::shape::field::Field;
 use crate::config::diagnostic::{Diagnostic, HookAt};
 use crate::config::expand::ExpandVars;
+use crate::config::settings::shape::field::Field;
 use crate::config::source::SettingsSource;
 
 /// The file being checked, its variables, and what was found so far.

@@ -16,6 +16,8 @@
 //! assert_eq!(input.event_name(), "BeforeTool");
 //! ```
 
+pub mod json;
+
 pub use hookhost_guest::{
     AfterAgentInput, AfterModelInput, AfterToolInput, Base, BeforeAgentInput, BeforeModelInput,
     BeforeToolInput, BeforeToolSelectionInput, Candidate, CandidateContent, GenerationConfig,
