@@ -61,6 +61,13 @@ def imports(root):
         for m in re.finditer(r'(?<![\w:])crate((?:::[A-Za-z_]\w*)+)',code):
             tgt=resolve(m.group(1).split('::')[1:])
             if tgt and tgt!=me and not (len(tgt)<len(me) and me[:len(tgt)]==tgt): out.add(tgt)
+        # … and `super::a::B` written inline (a bindgen `with:` naming a type of a
+        # sibling module is an import too).
+        for m in re.finditer(r'(?<![\w:])((?:super::)+)([A-Za-z_]\w*(?:::[A-Za-z_]\w*)*)',code):
+            base=list(me)
+            for _ in range(m.group(1).count('super')): base=base[:-1]
+            tgt=resolve(base+m.group(2).split('::'))
+            if tgt and tgt!=me and not (len(tgt)<len(me) and me[:len(tgt)]==tgt): out.add(tgt)
         edges[me]=out
     return edges
 

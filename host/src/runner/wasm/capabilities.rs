@@ -17,9 +17,16 @@ wasmtime::component::bindgen!({
     path: "wit",
     world: "hookhost:host/capabilities",
     with: {
-        "wasi:keyvalue/store.bucket": super::keyvalue::BucketHandle,
+        "wasi:keyvalue/store.bucket": BucketHandle,
     },
 });
 
 pub use wasi::keyvalue::store;
+
+/// A bucket the guest opened: a name inside the plugin's store. Declared here,
+/// beside the binding that names it, so that the implementation
+/// ([`super::keyvalue`]) depends on the bindings and not the other way round.
+pub struct BucketHandle {
+    pub(super) name: String,
+}
 pub use wasi::logging::logging;

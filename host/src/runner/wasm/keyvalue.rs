@@ -10,13 +10,9 @@ use std::sync::{Arc, Mutex};
 
 use wasmtime::component::{Resource, ResourceTable};
 
+use super::capabilities::BucketHandle;
 use super::capabilities::store::{Error, Host, HostBucket, KeyResponse};
 use crate::state::{Store, StoreIdentity};
-
-/// A bucket the guest opened: a name inside the plugin's store.
-pub struct BucketHandle {
-    name: String,
-}
 
 /// A plugin's store, opened on first use and then kept for the hook's lifetime
 /// (a `serve` process opens each store once). A failed open is not remembered:

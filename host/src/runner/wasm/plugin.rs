@@ -151,7 +151,7 @@ impl Plugin {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| "plugin.wasm".to_owned());
         let args = match builtin {
-            Some(b) => super::together::pack_args(b.name, &config.args),
+            Some(b) => crate::builtin::pack_args(b.name, &config.args),
             None => config.args.clone(),
         };
         Ok(Plugin {

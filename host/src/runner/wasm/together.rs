@@ -1,7 +1,7 @@
 //! Several builtin hooks of one call in one instance of the pack.
 //!
 //! Every builtin hook runs the pack ([`crate::builtin::PACK`]) with the arguments
-//! `NAME COUNT ARGS…` ([`pack_args`]). Given several such groups, the pack reads
+//! `NAME COUNT ARGS…` ([`crate::builtin::pack_args`]). Given several such groups, the pack reads
 //! the input once, runs each policy, and writes one JSON line per group,
 //! `{"exit":N,"stdout":"…","stderr":"…"}`: what that policy alone would have
 //! written and exited with. [`run_together`] starts one instance for hooks that
@@ -33,15 +33,6 @@ use super::plugin::{Call, Plugin};
 use crate::config::Preopen;
 use crate::runner::Captured;
 use crate::runner::{HookFailure, RawOutcome, RunContext, Status};
-
-/// The pack's arguments for builtin `name` with the hook's `args`.
-pub fn pack_args(name: &str, args: &[String]) -> Vec<String> {
-    let mut out = Vec::with_capacity(args.len() + 2);
-    out.push(name.to_owned());
-    out.push(args.len().to_string());
-    out.extend(args.iter().cloned());
-    out
-}
 
 /// One group's answer on the pack's stdout.
 #[derive(Deserialize)]
