@@ -124,8 +124,12 @@ impl TraceSink {
             let _ = serde_json::to_writer(&mut lines, &line);
             lines.push(b'\n');
         }
-        let _ = match self {
-            TraceSink::Stderr => std::io::stderr().write_all(&lines),
+        let _ = self.write(&lines);
+    }
+
+    fn write(&self, lines: &[u8]) -> std::io::Result<()> {
+        match self {
+            TraceSink::Stderr => std::io::stderr().write_all(lines),
             // Reasons and stderr excerpts may carry secrets: the file is the user's
             // alone (the mode applies when the file is created).
             TraceSink::File(path) => {
@@ -143,9 +147,9 @@ impl TraceSink {
                     .append(true)
                     .mode(0o600)
                     .open(path)
-                    .and_then(|mut file| file.write_all(&lines))
+                    .and_then(|mut file| file.write_all(lines))
             }
-        };
+        }
     }
 }
 

@@ -90,41 +90,7 @@ pub(super) enum Command {
     /// Serve fires over JSON Lines on stdin/stdout (the MessageBus request/response
     /// contract), a Unix socket, or HTTP, keeping plugins compiled; settings reload
     /// when their files change.
-    Serve {
-        #[command(flatten)]
-        settings: SettingsArgs,
-        /// Serve on this Unix socket (created 0600; peers of another uid refused)
-        /// instead of stdin/stdout; many clients at once. SIGTERM drains and exits.
-        #[arg(long, value_name = "PATH", conflicts_with = "http")]
-        socket: Option<PathBuf>,
-        /// Serve HTTP on ADDR (e.g. 127.0.0.1:7878; port 0 picks a free one, printed
-        /// on stdout): `POST /hook` answers as `hookhost hook`, `POST /fire/EVENT` as
-        /// `hookhost fire`. Every request needs `Authorization: Bearer TOKEN`
-        /// (--token-file or HOOKHOST_TOKEN). Loopback only unless --http-public.
-        #[arg(long, value_name = "ADDR")]
-        http: Option<String>,
-        /// Allow --http on an address that is not loopback (reachable from other
-        /// machines: the token is then all that guards the hooks).
-        #[arg(long, requires = "http")]
-        http_public: bool,
-        /// The bearer token of --http, read from FILE (surrounding whitespace
-        /// removed) [default: HOOKHOST_TOKEN].
-        #[arg(long, value_name = "FILE", requires = "http")]
-        token_file: Option<PathBuf>,
-        /// With --http: `POST /hook` answers as `hookhost hook --fail-closed` (any
-        /// failure of a hook becomes a deny naming the cause).
-        #[arg(long, requires = "http")]
-        fail_closed: bool,
-        /// Requests of one stream (stdin, or one socket client; with --http, of all
-        /// connections together) fired at once; past it reading pauses [default:
-        /// 64, or HOOKHOST_MAX_IN_FLIGHT].
-        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-        max_in_flight: Option<u32>,
-        /// Hook processes running at once, over every request [default: 4 × cores,
-        /// at most 64, or HOOKHOST_MAX_PROCESSES].
-        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
-        max_processes: Option<u32>,
-    },
+    Serve(ServeArgs),
     /// Act as one hook inside an agent (Claude Code, Gemini CLI, LLxprt Code): read
     /// the agent's hook stdin, run the configured hooks, answer in the agent's dialect
     /// (exit 2 on block).
@@ -351,4 +317,42 @@ pub(super) fn parse_event_arg(name: &str) -> Result<(HookEvent, Dialect), String
             claude.join(", ")
         )
     })
+}
+
+/// The options of `hookhost serve`.
+#[derive(Debug, clap::Args)]
+pub struct ServeArgs {
+    #[command(flatten)]
+    pub settings: SettingsArgs,
+    /// Serve on this Unix socket (created 0600; peers of another uid refused)
+    /// instead of stdin/stdout; many clients at once. SIGTERM drains and exits.
+    #[arg(long, value_name = "PATH", conflicts_with = "http")]
+    pub socket: Option<PathBuf>,
+    /// Serve HTTP on ADDR (e.g. 127.0.0.1:7878; port 0 picks a free one, printed
+    /// on stdout): `POST /hook` answers as `hookhost hook`, `POST /fire/EVENT` as
+    /// `hookhost fire`. Every request needs `Authorization: Bearer TOKEN`
+    /// (--token-file or HOOKHOST_TOKEN). Loopback only unless --http-public.
+    #[arg(long, value_name = "ADDR")]
+    pub http: Option<String>,
+    /// Allow --http on an address that is not loopback (reachable from other
+    /// machines: the token is then all that guards the hooks).
+    #[arg(long, requires = "http")]
+    pub http_public: bool,
+    /// The bearer token of --http, read from FILE (surrounding whitespace
+    /// removed) [default: HOOKHOST_TOKEN].
+    #[arg(long, value_name = "FILE", requires = "http")]
+    pub token_file: Option<PathBuf>,
+    /// With --http: `POST /hook` answers as `hookhost hook --fail-closed` (any
+    /// failure of a hook becomes a deny naming the cause).
+    #[arg(long, requires = "http")]
+    pub fail_closed: bool,
+    /// Requests of one stream (stdin, or one socket client; with --http, of all
+    /// connections together) fired at once; past it reading pauses [default:
+    /// 64, or HOOKHOST_MAX_IN_FLIGHT].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_in_flight: Option<u32>,
+    /// Hook processes running at once, over every request [default: 4 × cores,
+    /// at most 64, or HOOKHOST_MAX_PROCESSES].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub max_processes: Option<u32>,
 }

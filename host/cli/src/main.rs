@@ -28,7 +28,7 @@ use clap::Parser;
 use hookhost::distribution::fetch::FetchMode;
 
 pub use args::SettingsArgs;
-use args::{Cli, Command, PluginCommand};
+use args::{Cli, Command, PluginCommand, ServeArgs};
 
 /// musl's allocator is slow under many threads and returns memory eagerly: the
 /// static binary uses mimalloc (glibc builds keep glibc's).
@@ -183,33 +183,7 @@ fn run(command: Command) -> Outcome {
         Command::Trace { file } => trace_report::run(file.as_deref()),
         Command::State { command } => state::run(&command),
         Command::Policy { command } => policy::run(&command),
-        Command::Serve {
-            settings,
-            socket,
-            http,
-            http_public,
-            token_file,
-            fail_closed,
-            max_in_flight,
-            max_processes,
-        } => {
-            let listen = match (socket, http) {
-                (Some(path), _) => serve::Listen::Socket(path),
-                (None, Some(addr)) => serve::Listen::Http(serve::HttpRequest {
-                    addr,
-                    public: http_public,
-                    token_file,
-                    fail_closed,
-                }),
-                (None, None) => serve::Listen::Stdio,
-            };
-            let options = serve::Requested::resolve(
-                listen,
-                max_in_flight.map(|n| n as usize),
-                max_processes.map(|n| n as usize),
-            );
-            serve(settings, options)
-        }
+        Command::Serve(args) => serve_command(args),
         Command::Lock {
             settings,
             update,
@@ -219,23 +193,48 @@ fn run(command: Command) -> Outcome {
         Command::Install { settings, registry } => {
             registry::fetch(&settings, FetchMode::Install, &registry)
         }
-        Command::Plugin { command } => match command {
-            PluginCommand::Inspect { file } => inspect::run(&file),
-            PluginCommand::Push {
-                file,
-                reference,
-                registry,
-            } => registry::push(&file, &reference, &registry),
-            PluginCommand::Pull {
-                reference,
-                registry,
-            } => registry::pull(&reference, &registry),
-            PluginCommand::Sign {
-                reference,
-                key,
-                registry,
-            } => registry::sign(&reference, &key, &registry),
-        },
+        Command::Plugin { command } => plugin(command),
+    }
+}
+
+/// `hookhost serve`: where it listens, and its limits.
+fn serve_command(args: ServeArgs) -> Outcome {
+    let listen = match (args.socket, args.http) {
+        (Some(path), _) => serve::Listen::Socket(path),
+        (None, Some(addr)) => serve::Listen::Http(serve::HttpRequest {
+            addr,
+            public: args.http_public,
+            token_file: args.token_file,
+            fail_closed: args.fail_closed,
+        }),
+        (None, None) => serve::Listen::Stdio,
+    };
+    let options = serve::Requested::resolve(
+        listen,
+        args.max_in_flight.map(|n| n as usize),
+        args.max_processes.map(|n| n as usize),
+    );
+    serve(args.settings, options)
+}
+
+/// `hookhost plugin …`.
+fn plugin(command: PluginCommand) -> Outcome {
+    match command {
+        PluginCommand::Inspect { file } => inspect::run(&file),
+        PluginCommand::Push {
+            file,
+            reference,
+            registry,
+        } => registry::push(&file, &reference, &registry),
+        PluginCommand::Pull {
+            reference,
+            registry,
+        } => registry::pull(&reference, &registry),
+        PluginCommand::Sign {
+            reference,
+            key,
+            registry,
+        } => registry::sign(&reference, &key, &registry),
     }
 }
 

@@ -24,7 +24,7 @@
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, SystemTime};
 
-use hookhost::{AggregatedHookResult, FireObserver, HookEvent};
+use hookhost::{AggregatedHookResult, FireObserver, HookEvent, HookExecutionResult};
 use opentelemetry::trace::{Span, SpanKind, Status, TraceContextExt, Tracer, TracerProvider};
 use opentelemetry::{Context, KeyValue};
 use opentelemetry_otlp::{Protocol, RetryPolicy, WithExportConfig, WithHttpConfig};
@@ -197,6 +197,41 @@ fn millis(duration: Duration) -> f64 {
     duration.as_secs_f64() * 1000.0
 }
 
+/// A hook span's attributes: what ran, where from, what it decided, how long.
+fn hook_attributes(event: HookEvent, hook: &HookExecutionResult, session: &str) -> Vec<KeyValue> {
+    let decision = match hook.output.as_ref().and_then(|o| o.effective_decision()) {
+        Some(decision) => serde_json::to_value(decision)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_default(),
+        None if hook.error.is_some() => "error".to_owned(),
+        None => "allow".to_owned(),
+    };
+    let mut attributes = vec![
+        KeyValue::new("hookhost.event", event.as_str()),
+        KeyValue::new("hookhost.hook.name", hook.hook_name.clone()),
+        KeyValue::new("hookhost.hook.type", hook.hook_type),
+        KeyValue::new("hookhost.hook.source", hook.source.clone()),
+        KeyValue::new("hookhost.decision", decision),
+        KeyValue::new("hookhost.duration_ms", millis(hook.duration)),
+        KeyValue::new("session.id", session.to_owned()),
+    ];
+    if let Some(plugin) = &hook.plugin {
+        attributes.push(KeyValue::new(
+            "hookhost.plugin.digest",
+            plugin.digest.clone(),
+        ));
+        if let Some(reference) = &plugin.reference {
+            attributes.push(KeyValue::new("hookhost.plugin.source", reference.clone()));
+        }
+    }
+    if hook.monitor {
+        attributes.push(KeyValue::new("hookhost.hook.mode", "monitor"));
+        attributes.push(KeyValue::new("hookhost.would_block", hook.is_block()));
+    }
+    attributes
+}
+
 fn record(
     tracer: &SdkTracer,
     event: HookEvent,
@@ -230,36 +265,7 @@ fn record(
         .start(tracer);
     let cx = Context::current_with_span(fire);
     for hook in &result.executions {
-        let decision = match hook.output.as_ref().and_then(|o| o.effective_decision()) {
-            Some(decision) => serde_json::to_value(decision)
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_owned))
-                .unwrap_or_default(),
-            None if hook.error.is_some() => "error".to_owned(),
-            None => "allow".to_owned(),
-        };
-        let mut attributes = vec![
-            KeyValue::new("hookhost.event", event.as_str()),
-            KeyValue::new("hookhost.hook.name", hook.hook_name.clone()),
-            KeyValue::new("hookhost.hook.type", hook.hook_type),
-            KeyValue::new("hookhost.hook.source", hook.source.clone()),
-            KeyValue::new("hookhost.decision", decision),
-            KeyValue::new("hookhost.duration_ms", millis(hook.duration)),
-            KeyValue::new("session.id", session.to_owned()),
-        ];
-        if let Some(plugin) = &hook.plugin {
-            attributes.push(KeyValue::new(
-                "hookhost.plugin.digest",
-                plugin.digest.clone(),
-            ));
-            if let Some(reference) = &plugin.reference {
-                attributes.push(KeyValue::new("hookhost.plugin.source", reference.clone()));
-            }
-        }
-        if hook.monitor {
-            attributes.push(KeyValue::new("hookhost.hook.mode", "monitor"));
-            attributes.push(KeyValue::new("hookhost.would_block", hook.is_block()));
-        }
+        let attributes = hook_attributes(event, hook, session);
         let start = started + hook.queued;
         let mut span = tracer
             .span_builder("hookhost.hook")

@@ -111,32 +111,8 @@ impl LoadedSettings {
         claude_plugins: &[PathBuf],
         project_dir: &Path,
     ) -> LoadedSettings {
-        let mut sources = match location {
-            SettingsLocation::Discover(compat) => discover(project_dir, *compat),
-            SettingsLocation::Files(files, compat) => {
-                let mut sources: Vec<SettingsSource> = files
-                    .iter()
-                    .map(|f| SettingsSource::new(SourceKind::Explicit, f.clone(), project_dir))
-                    .collect();
-                sources.extend(discover::agent_files(project_dir, *compat));
-                sources
-            }
-        };
-        if !claude_plugins.is_empty() {
-            let claude_files: Vec<PathBuf> = sources
-                .iter()
-                .filter(|s| s.format == SettingsFormat::Claude)
-                .map(|s| s.path.clone())
-                .collect();
-            let settings = plugin_options::read_claude_settings(&claude_files);
-            sources.extend(
-                claude_plugins
-                    .iter()
-                    .map(|dir| SettingsSource::claude_plugin(dir, None, &settings, project_dir)),
-            );
-        }
         let mut loaded = LoadedSettings::default();
-        let sources: Vec<SettingsSource> = sources
+        let sources: Vec<SettingsSource> = sources(location, claude_plugins, project_dir)
             .into_iter()
             .map(|source| detect::explicit_format(source, &mut loaded.diagnostics))
             .collect();
@@ -187,6 +163,40 @@ impl LoadedSettings {
         loaded.require_trust = layered.require_trust;
         loaded
     }
+}
+
+/// The settings files at `location`, then those of the Claude Code plugin
+/// directories (lowest priority, reading their options from Claude's files).
+fn sources(
+    location: &SettingsLocation,
+    claude_plugins: &[PathBuf],
+    project_dir: &Path,
+) -> Vec<SettingsSource> {
+    let mut sources = match location {
+        SettingsLocation::Discover(compat) => discover(project_dir, *compat),
+        SettingsLocation::Files(files, compat) => {
+            let mut sources: Vec<SettingsSource> = files
+                .iter()
+                .map(|f| SettingsSource::new(SourceKind::Explicit, f.clone(), project_dir))
+                .collect();
+            sources.extend(discover::agent_files(project_dir, *compat));
+            sources
+        }
+    };
+    if !claude_plugins.is_empty() {
+        let claude_files: Vec<PathBuf> = sources
+            .iter()
+            .filter(|s| s.format == SettingsFormat::Claude)
+            .map(|s| s.path.clone())
+            .collect();
+        let settings = plugin_options::read_claude_settings(&claude_files);
+        sources.extend(
+            claude_plugins
+                .iter()
+                .map(|dir| SettingsSource::claude_plugin(dir, None, &settings, project_dir)),
+        );
+    }
+    sources
 }
 
 /// Takes `serve.*` from a file of the user's own when no higher-priority file set it.

@@ -12,6 +12,7 @@
 mod agent;
 mod answer;
 mod call;
+mod claude_answer;
 mod copilot;
 mod head;
 mod input;

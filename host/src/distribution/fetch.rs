@@ -8,7 +8,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use super::client::{ClientError, ClientOptions, RegistryClient};
+use super::client::{ClientError, ClientOptions, Pulled, RegistryClient};
 use super::lock::{LOCK_VERSION, LockFile, LockedModule};
 use super::reference::ModuleRef;
 use super::signature::{SignatureError, verify_stored};
@@ -123,13 +123,10 @@ pub async fn fetch(
             Ok(client) => client.pull(&target, store).await,
             Err(e) => Err(e),
         };
-        let unverified = pulled.as_ref().ok().and_then(|pulled| {
-            keys.get(text)?.iter().find_map(|key| {
-                verify_stored(store, &pulled.digest, key)
-                    .err()
-                    .map(|e| (key.as_path(), e))
-            })
-        });
+        let unverified = pulled
+            .as_ref()
+            .ok()
+            .and_then(|pulled| unverified(store, &pulled.digest, keys.get(text)));
         if let (Ok(pulled), Some((key, error))) = (&pulled, &unverified) {
             report(Fetched::Unverified {
                 reference: &reference,
@@ -138,54 +135,83 @@ pub async fn fetch(
                 error,
             });
             failed += 1;
-            if let Some(entry) = old.modules.get(&key_of(&reference)) {
-                lock.modules.insert(key_of(&reference), entry.clone());
-            }
+            keep_old(&mut lock, old, key_of(&reference));
             continue;
         }
         match pulled {
             Ok(pulled) => {
+                let (digest, size) = (&pulled.digest, pulled.size);
                 report(Fetched::Done {
                     reference: &reference,
-                    digest: &pulled.digest,
-                    size: pulled.size,
+                    digest,
+                    size,
                 });
                 if reference.digest.is_none() {
-                    lock.modules.insert(
-                        key,
-                        LockedModule {
-                            digest: pulled.digest,
-                            module: pulled.module,
-                            size: pulled.size,
-                        },
-                    );
+                    lock.modules.insert(key, locked_module(pulled));
                 }
             }
             Err(e) => {
                 report(Fetched::Failed(&e));
                 failed += 1;
-                if let Some(entry) = old.modules.get(&key) {
-                    lock.modules.insert(key, entry.clone());
-                }
+                keep_old(&mut lock, old, key);
             }
         }
     }
     if let FetchMode::Lock { prune: false, .. } = mode {
-        // A lock never silently loses entries: run without the flag that reads the
-        // Claude files, it would otherwise drop their hooks' modules.
-        let named: BTreeSet<String> = references
-            .iter()
-            .filter_map(|text| ModuleRef::parse(text).ok())
-            .map(|r| key_of(&r))
-            .collect();
-        for (key, entry) in &old.modules {
-            if !named.contains(key) && !lock.modules.contains_key(key) {
-                report(Fetched::Kept { reference: key });
-                lock.modules.insert(key.clone(), entry.clone());
-            }
-        }
+        keep_unnamed(references, old, &mut lock, &mut report);
     }
     FetchOutcome { lock, failed }
+}
+
+/// A failed reference keeps its entry of the old lock, if it had one.
+fn keep_old(lock: &mut LockFile, old: &LockFile, key: String) {
+    if let Some(entry) = old.modules.get(&key) {
+        lock.modules.insert(key, entry.clone());
+    }
+}
+
+/// The lock's entry of a module just pulled.
+fn locked_module(pulled: Pulled) -> LockedModule {
+    LockedModule {
+        digest: pulled.digest,
+        module: pulled.module,
+        size: pulled.size,
+    }
+}
+
+/// The first of `keys` the module stored at `digest` does not verify with, and why.
+fn unverified<'k>(
+    store: &ModuleStore,
+    digest: &str,
+    keys: Option<&'k BTreeSet<PathBuf>>,
+) -> Option<(&'k Path, SignatureError)> {
+    keys?.iter().find_map(|key| {
+        verify_stored(store, digest, key)
+            .err()
+            .map(|e| (key.as_path(), e))
+    })
+}
+
+/// Keeps the entries of `old` no reference names: a lock never silently loses
+/// entries (run without the flag that reads the Claude files, it would otherwise
+/// drop their hooks' modules).
+fn keep_unnamed(
+    references: &BTreeSet<String>,
+    old: &LockFile,
+    lock: &mut LockFile,
+    report: &mut impl FnMut(Fetched<'_>),
+) {
+    let named: BTreeSet<String> = references
+        .iter()
+        .filter_map(|text| ModuleRef::parse(text).ok())
+        .map(|r| key_of(&r))
+        .collect();
+    for (key, entry) in &old.modules {
+        if !named.contains(key) && !lock.modules.contains_key(key) {
+            report(Fetched::Kept { reference: key });
+            lock.modules.insert(key.clone(), entry.clone());
+        }
+    }
 }
 
 /// The lock's key of a reference (its tagged form).

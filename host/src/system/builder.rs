@@ -250,25 +250,11 @@ impl HookSystemBuilder {
             .filter(|entry| gate.admits(entry, &mut diagnostics))
             .collect();
         let engine = plugins::engine(enabled, &admitted, &self.engine, self.only_event.is_some());
-        let allow_list = settings.http_url_allow_list.as_ref();
-        let (events, others) = register(
-            admitted,
-            &engine,
-            allow_list,
-            &project_dir,
-            &mut diagnostics,
-        );
+        let urls = settings.http_url_allow_list.as_ref();
+        let (events, others) = register(admitted, &engine, urls, &project_dir, &mut diagnostics);
         plugins::report(&engine, &mut diagnostics);
         let watched = watched_paths(&self.settings, &project_dir, &settings.sources);
-        let functions = super::functions::SessionHooks::default();
-        for registered in self.functions {
-            match super::functions::build(registered, &project_dir) {
-                Ok(hook) => {
-                    functions.add(hook);
-                }
-                Err(e) => diagnostics.push(Diagnostic::error(e.to_string())),
-            }
-        }
+        let functions = function_hooks(self.functions, &project_dir, &mut diagnostics);
         let session_id = self.session_id.unwrap_or_else(generate_session_id);
         let ctx_project_dir = project_dir.clone();
         let mut ctx = RunContext::new(project_dir, self.output_cap);
@@ -276,10 +262,9 @@ impl HookSystemBuilder {
         ctx.scrub_env = settings.scrub_env;
         let env_file = crate::env_file::for_session(&events, &session_id, &mut diagnostics);
         if let Some(path) = &env_file {
-            ctx.command_env.push((
-                crate::env_file::CLAUDE_ENV_FILE.to_owned(),
-                path.to_string_lossy().into_owned(),
-            ));
+            let var = crate::env_file::CLAUDE_ENV_FILE.to_owned();
+            ctx.command_env
+                .push((var, path.to_string_lossy().into_owned()));
         }
         HookSystem {
             enabled,
@@ -315,6 +300,24 @@ impl HookSystemBuilder {
             session_hooks: Default::default(),
         }
     }
+}
+
+/// The builder's function hooks, each checked (a bad matcher is an error).
+fn function_hooks(
+    registered: Vec<super::functions::Registered>,
+    project_dir: &Path,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> super::functions::SessionHooks {
+    let functions = super::functions::SessionHooks::default();
+    for registered in registered {
+        match super::functions::build(registered, project_dir) {
+            Ok(hook) => {
+                functions.add(hook);
+            }
+            Err(e) => diagnostics.push(Diagnostic::error(e.to_string())),
+        }
+    }
+    functions
 }
 
 /// Per-event hook lists of the admitted entries, each with its runner (plugins are

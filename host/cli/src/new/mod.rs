@@ -150,33 +150,7 @@ fn scaffold(language: &str, dir: &Path, name: &str) -> Result<String, String> {
         ));
     }
     let mut report = String::new();
-    let mut vendored: Vec<(String, &'static Template)> = Vec::new();
-    let guest_sdk = match (lang, guest_sdk()) {
-        (Language::Rust, Some((path, found))) => {
-            if !found {
-                report.push_str(&format!(
-                    "warning: {GUEST_SDK_ENV}={} has no Cargo.toml: point the `path` of \
-                     hookhost-guest in Cargo.toml at a guest-sdk/ directory\n",
-                    path.display()
-                ));
-            }
-            path.to_string_lossy().into_owned()
-        }
-        (Language::Rust, None) => {
-            // The SDK's bindings read the plugin world from its own `wit/`.
-            vendored = GUEST_SDK
-                .iter()
-                .chain(SHELL)
-                .map(|t| (format!("vendor/{}", t.path), t))
-                .chain(
-                    WIT.iter()
-                        .map(|t| (format!("vendor/hookhost-guest/{}", t.path), t)),
-                )
-                .collect();
-            "vendor/hookhost-guest".to_owned()
-        }
-        _ => String::new(),
-    };
+    let (guest_sdk, vendored) = sdk_of(lang, &mut report);
     let (timeout, memory) = lang.limits();
     let vars = [
         ("{{name}}", name.clone()),
@@ -225,6 +199,40 @@ fn scaffold(language: &str, dir: &Path, name: &str) -> Result<String, String> {
         report.push_str(&format!("  {step}\n"));
     }
     Ok(report)
+}
+
+/// Where a Rust policy finds hookhost-guest: `HOOKHOST_GUEST_SDK`'s directory
+/// (warned about in `report` when it has no Cargo.toml), else copies vendored into
+/// the project (the files to write). Other languages need neither.
+fn sdk_of(lang: Language, report: &mut String) -> (String, Vec<(String, &'static Template)>) {
+    let mut vendored: Vec<(String, &'static Template)> = Vec::new();
+    let guest_sdk = match (lang, guest_sdk()) {
+        (Language::Rust, Some((path, found))) => {
+            if !found {
+                report.push_str(&format!(
+                    "warning: {GUEST_SDK_ENV}={} has no Cargo.toml: point the `path` of \
+                     hookhost-guest in Cargo.toml at a guest-sdk/ directory\n",
+                    path.display()
+                ));
+            }
+            path.to_string_lossy().into_owned()
+        }
+        (Language::Rust, None) => {
+            // The SDK's bindings read the plugin world from its own `wit/`.
+            vendored = GUEST_SDK
+                .iter()
+                .chain(SHELL)
+                .map(|t| (format!("vendor/{}", t.path), t))
+                .chain(
+                    WIT.iter()
+                        .map(|t| (format!("vendor/hookhost-guest/{}", t.path), t)),
+                )
+                .collect();
+            "vendor/hookhost-guest".to_owned()
+        }
+        _ => String::new(),
+    };
+    (guest_sdk, vendored)
 }
 
 /// A name that is a valid Cargo package, npm package and file name alike.

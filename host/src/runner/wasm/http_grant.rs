@@ -125,26 +125,11 @@ impl HttpGrant {
         }
         let addresses = self.addresses(&host, port).await?;
         let options = options.unwrap_or_default();
-        let connect = async {
-            let mut last_error = None;
-            for address in addresses {
-                match TcpStream::connect(address).await {
-                    Ok(stream) => return Ok(stream),
-                    Err(e) => last_error = Some(e),
-                }
-            }
-            Err(last_error.map_or(Error::ConnectionRefused, Error::Connect))
-        };
         // The guest's own timeouts (request-options), within the hook's deadline
         // which bounds everything anyway.
+        let connect = connect_any(addresses);
         let stream = within(options.connect_timeout, Error::ConnectionTimeout, connect).await?;
-        *request.uri_mut() = uri.path_and_query().map_or_else(
-            || http::Uri::from_static("/"),
-            |p| {
-                http::Uri::from_maybe_shared(Bytes::copy_from_slice(p.as_str().as_bytes()))
-                    .unwrap_or_else(|_| http::Uri::from_static("/"))
-            },
-        );
+        *request.uri_mut() = origin_form(&uri);
         if https {
             let name = rustls::pki_types::ServerName::try_from(host.clone())
                 .map_err(|_| Error::HttpRequestUriInvalid)?;
@@ -177,6 +162,29 @@ impl HttpGrant {
             .await
         }
     }
+}
+
+/// A connection to the first of `addresses` that accepts one.
+async fn connect_any(addresses: Vec<SocketAddr>) -> Result<TcpStream, Error> {
+    let mut last_error = None;
+    for address in addresses {
+        match TcpStream::connect(address).await {
+            Ok(stream) => return Ok(stream),
+            Err(e) => last_error = Some(e),
+        }
+    }
+    Err(last_error.map_or(Error::ConnectionRefused, Error::Connect))
+}
+
+/// The request target as sent to the origin server: path and query only.
+fn origin_form(uri: &http::Uri) -> http::Uri {
+    uri.path_and_query().map_or_else(
+        || http::Uri::from_static("/"),
+        |p| {
+            http::Uri::from_maybe_shared(Bytes::copy_from_slice(p.as_str().as_bytes()))
+                .unwrap_or_else(|_| http::Uri::from_static("/"))
+        },
+    )
 }
 
 /// `work`, failing with `timeout` after `limit` if one is set.

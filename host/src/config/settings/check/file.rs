@@ -36,7 +36,7 @@ pub(super) fn read(
         disable_all_hooks,
         allow_managed_hooks_only,
     } = file;
-    let (tools, tools_unknown, tools_wrong) = open(tools);
+    let (mut tools, tools_unknown, tools_wrong) = open(tools);
     // A `hooksConfig` or `serve` that is not an object is ignored.
     let (hooks_config, config_unknown, _) = open(hooks_config);
     let (serve, serve_unknown, _) = open(serve);
@@ -47,24 +47,15 @@ pub(super) fn read(
         ),
         _ => (Field::Absent, Field::Absent),
     };
-    let Tools {
-        enable_hooks,
-        allow_managed_hooks_only: tools_managed_only,
-        require_hook_trust,
-        sticky_hook_blocks,
-        hook_fail_closed,
-        scrub_hook_env,
-        verify_plugins,
-        allowed_http_hook_urls,
-        hook_model,
-        trace,
-    } = tools;
-
+    let enable_hooks = std::mem::take(&mut tools.enable_hooks);
     let claude = report.source.format.is_claude_like();
     let (key, managed_only) = if claude {
         ("allowManagedHooksOnly", allow_managed_hooks_only)
     } else {
-        ("tools.allowManagedHooksOnly", tools_managed_only)
+        (
+            "tools.allowManagedHooksOnly",
+            std::mem::take(&mut tools.allow_managed_hooks_only),
+        )
     };
     parsed.managed_only = report
         .take(key, managed_only, "true or false")
@@ -74,30 +65,7 @@ pub(super) fn read(
     if claude && let Field::Ok(value) = &disable_all_hooks {
         parsed.disable_all_hooks = Some(*value);
     }
-    parsed.require_trust = require_trust(report, require_hook_trust);
-    parsed.sticky_blocks = switch(report, "tools.stickyHookBlocks", sticky_hook_blocks);
-    parsed.fail_closed = switch(report, "tools.hookFailClosed", hook_fail_closed);
-    parsed.scrub_env = switch(report, "tools.scrubHookEnv", scrub_hook_env);
-    parsed.serve = ServeLimits {
-        max_in_flight: limit(report, "serve.maxInFlight", serve.max_in_flight),
-        max_processes: limit(report, "serve.maxProcesses", serve.max_processes),
-    };
-    parsed.verify_rules = verify_rules(report, verify_plugins);
-    parsed.allowed_http_hook_urls = report
-        .take(
-            "tools.allowedHttpHookUrls",
-            allowed_http_hook_urls,
-            "an array of URL patterns",
-        )
-        .ok()
-        .flatten()
-        .flatten();
-    parsed.hook_model = self::hook_model(report, hook_model);
-    parsed.trace = report
-        .take("tools.trace", trace, "a file path or \"-\" (stderr)")
-        .ok()
-        .flatten()
-        .filter(|path| !path.trim().is_empty());
+    self::tools(report, tools, serve, parsed);
     let from_tools = match tools_wrong {
         Some(value) => Err(value),
         None => Ok(enable_hooks),
@@ -126,6 +94,47 @@ pub(super) fn read(
         ],
     );
     hooks
+}
+
+/// The `tools` switches and settings of a file (`enableHooks` and
+/// `allowManagedHooksOnly` are taken out before: they layer differently), and the
+/// server's limits, in the order the file's problems are reported.
+fn tools(report: &mut Report<'_>, tools: Tools, serve: Serve, parsed: &mut ParsedSettings) {
+    let Tools {
+        require_hook_trust,
+        sticky_hook_blocks,
+        hook_fail_closed,
+        scrub_hook_env,
+        verify_plugins,
+        allowed_http_hook_urls,
+        hook_model,
+        trace,
+        ..
+    } = tools;
+    parsed.require_trust = require_trust(report, require_hook_trust);
+    parsed.sticky_blocks = switch(report, "tools.stickyHookBlocks", sticky_hook_blocks);
+    parsed.fail_closed = switch(report, "tools.hookFailClosed", hook_fail_closed);
+    parsed.scrub_env = switch(report, "tools.scrubHookEnv", scrub_hook_env);
+    parsed.serve = ServeLimits {
+        max_in_flight: limit(report, "serve.maxInFlight", serve.max_in_flight),
+        max_processes: limit(report, "serve.maxProcesses", serve.max_processes),
+    };
+    parsed.verify_rules = verify_rules(report, verify_plugins);
+    parsed.allowed_http_hook_urls = report
+        .take(
+            "tools.allowedHttpHookUrls",
+            allowed_http_hook_urls,
+            "an array of URL patterns",
+        )
+        .ok()
+        .flatten()
+        .flatten();
+    parsed.hook_model = self::hook_model(report, hook_model);
+    parsed.trace = report
+        .take("tools.trace", trace, "a file path or \"-\" (stderr)")
+        .ok()
+        .flatten()
+        .filter(|path| !path.trim().is_empty());
 }
 
 /// A section's settings and unknown keys; the defaults, and the value that stands
@@ -347,26 +356,7 @@ fn hook_model(report: &mut Report<'_>, section: Section<HookModelSettings>) -> O
         );
         ok = false;
     }
-    let provider = match settings.provider {
-        Field::Ok(provider) => Some(provider),
-        Field::Absent => {
-            report.error(
-                &format!("{at}.provider"),
-                "missing (required: \"anthropic\" or \"openai\"); tools.hookModel is ignored",
-            );
-            None
-        }
-        Field::Wrong(value) => {
-            report.error(
-                &format!("{at}.provider"),
-                format!(
-                    "expected \"anthropic\" or \"openai\", got {}; tools.hookModel is ignored",
-                    show(&value)
-                ),
-            );
-            None
-        }
-    };
+    let provider = provider(report, settings.provider);
     let mut text = |key: &str, field: Field<String>, valid: fn(&str) -> bool, expected: &str| {
         let at = format!("{at}.{key}");
         match field {
@@ -413,6 +403,34 @@ fn hook_model(report: &mut Report<'_>, section: Section<HookModelSettings>) -> O
         model,
         api_key_env,
     })
+}
+
+/// `tools.hookModel.provider`, which is required.
+fn provider(
+    report: &mut Report<'_>,
+    field: Field<crate::config::ModelProvider>,
+) -> Option<crate::config::ModelProvider> {
+    let at = "tools.hookModel.provider";
+    match field {
+        Field::Ok(provider) => Some(provider),
+        Field::Absent => {
+            report.error(
+                at,
+                "missing (required: \"anthropic\" or \"openai\"); tools.hookModel is ignored",
+            );
+            None
+        }
+        Field::Wrong(value) => {
+            report.error(
+                at,
+                format!(
+                    "expected \"anthropic\" or \"openai\", got {}; tools.hookModel is ignored",
+                    show(&value)
+                ),
+            );
+            None
+        }
+    }
 }
 
 /// A name a shell would take as a variable's: a letter or `_`, then letters,

@@ -80,21 +80,8 @@ fn hooks(
         report.enter(Some(&hook_at));
         let location = hook_at.to_string();
         let written = Arc::new(hook.value);
-        let spec = hook::spec(&location, event, hook.section, report);
-        if let Some(rule) = spec.as_ref().and_then(|s| s.condition.as_ref())
-            && !event.has_tool_name()
-            && event != HookEvent::Other
-        {
-            report.error(
-                &format!("{location}.if"),
-                format!(
-                    "{event} is not a tool event, so the rule {:?} has no tool call to \
-                     match and the hook would never run; the hook is skipped",
-                    rule.to_string()
-                ),
-            );
-            continue;
-        }
+        let spec = hook::spec(&location, event, hook.section, report)
+            .filter(|spec| condition_can_match(event, &location, spec, report));
         if let Some(spec) = spec {
             out.push(HookEntry {
                 event,
@@ -110,6 +97,31 @@ fn hooks(
             });
         }
     }
+}
+
+/// Whether the hook's `if` (if any) can ever match on `event`: only a tool event
+/// has a tool call (an error otherwise, and the hook is skipped).
+fn condition_can_match(
+    event: HookEvent,
+    location: &str,
+    spec: &crate::config::HookSpec,
+    report: &mut Report<'_>,
+) -> bool {
+    let Some(rule) = &spec.condition else {
+        return true;
+    };
+    if event.has_tool_name() || event == HookEvent::Other {
+        return true;
+    }
+    report.error(
+        &format!("{location}.if"),
+        format!(
+            "{event} is not a tool event, so the rule {:?} has no tool call to \
+             match and the hook would never run; the hook is skipped",
+            rule.to_string()
+        ),
+    );
+    false
 }
 
 /// Appends "; the group is skipped" to the error just reported.
