@@ -55,6 +55,32 @@
 //! a miss does not even drop the caller's map. [`HookSystem::has_hooks`] answers the
 //! same question without firing.
 //!
+//! # Answering an agent's hook call, and the load report
+//!
+//! What `hookhost hook` and every other door of the command line do: read the
+//! agent's hook input as a [`dialect::AgentCall`] (its event, the dialect it
+//! speaks, the agent where it changes the answer), fire it with
+//! [`HookSystem::fire_call`] — which folds the [`LoadReport`] in: the settings'
+//! failures first in `errors`, each cause once — and answer as one hook of that
+//! agent would:
+//!
+//! ```no_run
+//! # async fn demo(stdin: &[u8]) -> Result<(), hookhost::dialect::InputError> {
+//! use hookhost::HookSystem;
+//! use hookhost::dialect::{AgentCall, CallSource};
+//!
+//! let hooks = HookSystem::builder().project_dir("/path/to/project").build();
+//! for problem in hooks.report().diagnostics() {
+//!     eprintln!("{problem}"); // each names file, event, group, hook and field
+//! }
+//! let (call, input) = AgentCall::parse(stdin, CallSource::Stdin)?;
+//! let result = hooks.fire_call(&call, input).await;
+//! let reply = call.reply(result, false, false); // stdout, stderr, exit code
+//! # let _ = reply;
+//! # Ok(())
+//! # }
+//! ```
+//!
 //! # Function hooks
 //!
 //! A Rust closure is a hook like any other (seeds/003) — planned by its matcher,

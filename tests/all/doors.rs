@@ -202,3 +202,42 @@ fn serve_http_hook_and_fire_fold_the_same_errors_as_fire() {
     );
     assert!(server.terminate().success());
 }
+
+/// Attack on the fold: a hook that fails while quoting another hook's load error
+/// word for word (a hostile repository hiding its own failure behind a broken
+/// plugin) keeps its failure; only the broken plugin's own run failure — the same
+/// hook, by its place, not by its words — is said once.
+#[test]
+fn a_failure_quoting_a_load_error_is_not_taken_for_it() {
+    let p = Project::new();
+    let missing = p.path("missing.wasm");
+    let cause = format!(
+        "cannot load plugin: {}: cannot read: No such file or directory (os error 2)",
+        missing.display()
+    );
+    p.settings(json!({"BeforeTool": [group(vec![
+        json!({"type": "plugin", "path": missing}),
+        cmd(&format!("echo 'hooks.BeforeTool[0].hooks[0]: {cause}' >&2; exit 1")),
+    ])]}));
+    let fired = p.fire("BeforeTool", input());
+    let errors = fired.errors();
+    assert_eq!(errors.len(), 2, "{errors:#?}");
+    assert!(
+        errors[0].contains("hooks.BeforeTool[0].hooks[0]: cannot load plugin"),
+        "{errors:#?}"
+    );
+    assert!(errors[1].contains("exited with code 1"), "{errors:#?}");
+    assert!(errors[1].contains(&cause), "{errors:#?}");
+    // `hookhost hook` once searched run failures for a load error's words.
+    let mut command = p.command();
+    command.arg("hook").env("GEMINI_PROJECT_DIR", p.dir());
+    let stdin = json!({"hook_event_name": "BeforeTool", "session_id": "s",
+        "tool_name": "run_shell_command", "tool_input": {"command": "ls"}});
+    let answer = run(command, stdin.to_string().as_bytes());
+    let out: Value = serde_json::from_str(answer.stdout_text().trim()).unwrap_or_default();
+    assert_eq!(
+        out["systemMessage"],
+        as_system_message(&errors),
+        "{answer:#?}"
+    );
+}
