@@ -215,25 +215,34 @@ fn apply_disabled(
         let what = format!("{}: {}", entry.source, entry.location);
         let name = &entry.spec.name;
         if !by.source.is_repository_scope() || entry.source.is_repository_scope() {
-            diagnostics.push(Diagnostic::warning(format!(
-                "{what}: hook {name:?} is disabled by settings ({})",
-                by.source
-            )));
+            diagnostics.push(
+                Diagnostic::warning(format!(
+                    "{what}: hook {name:?} is disabled by settings ({})",
+                    by.source
+                ))
+                .at(entry.at.clone()),
+            );
             false
         } else if require_trust {
-            diagnostics.push(Diagnostic::warning(format!(
-                "{}: disabled: cannot disable {what} (hook {name:?}) of your own settings \
+            diagnostics.push(
+                Diagnostic::warning(format!(
+                    "{}: disabled: cannot disable {what} (hook {name:?}) of your own settings \
                  while tools.requireHookTrust is on; it keeps running",
-                by.source
-            )));
+                    by.source
+                ))
+                .at(entry.at.clone()),
+            );
             true
         } else {
-            diagnostics.push(Diagnostic::warning(format!(
-                "{}: disabled: this repository switches off {what} (hook {name:?}) of your own \
+            diagnostics.push(
+                Diagnostic::warning(format!(
+                    "{}: disabled: this repository switches off {what} (hook {name:?}) of your own \
                  settings; it will NOT run (set tools.requireHookTrust in your user settings to \
                  prevent this)",
-                by.source
-            )));
+                    by.source
+                ))
+                .at(entry.at.clone()),
+            );
             false
         }
     });

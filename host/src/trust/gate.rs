@@ -67,25 +67,29 @@ impl TrustGate {
                     HookKind::Plugin(config) => config.path.display().to_string(),
                     _ => String::new(),
                 };
-                diagnostics.push(Diagnostic::warning(format!(
+                let problem = format!(
                     "{}: {}: plugin {path} cannot be reviewed ({e}); skipped",
                     entry.source, entry.location,
-                )));
+                );
+                diagnostics.push(Diagnostic::warning(problem).at(entry.at.clone()));
                 return false;
             }
         };
         let mut key = reviewed.key;
         if store.is_trusted(&key) {
             if !key.unpinned.is_empty() {
-                diagnostics.push(Diagnostic::warning(format!(
-                    "{}: {}: {} hook {:?} runs approved with code that is not pinned: {}; \
+                diagnostics.push(
+                    Diagnostic::warning(format!(
+                        "{}: {}: {} hook {:?} runs approved with code that is not pinned: {}; \
                      hookhost cannot notice when it changes, so approve it again on every change",
-                    entry.source,
-                    entry.location,
-                    entry.spec.type_name(),
-                    entry.spec.name,
-                    key.unpinned.join(", ")
-                )));
+                        entry.source,
+                        entry.location,
+                        entry.spec.type_name(),
+                        entry.spec.name,
+                        key.unpinned.join(", ")
+                    ))
+                    .at(entry.at.clone()),
+                );
             }
             return true;
         }
@@ -95,16 +99,19 @@ impl TrustGate {
         } else {
             " --unpinned"
         };
-        diagnostics.push(Diagnostic::warning(format!(
-            "{}: {}: untrusted {} hook {:?} skipped ({}); review it, then run \
+        diagnostics.push(
+            Diagnostic::warning(format!(
+                "{}: {}: untrusted {} hook {:?} skipped ({}); review it, then run \
              `hookhost trust{flag} --project-dir {}` to approve it",
-            entry.source,
-            entry.location,
-            entry.spec.type_name(),
-            entry.spec.name,
-            key.reason,
-            self.project_dir.display()
-        )));
+                entry.source,
+                entry.location,
+                entry.spec.type_name(),
+                entry.spec.name,
+                key.reason,
+                self.project_dir.display()
+            ))
+            .at(entry.at.clone()),
+        );
         self.untrusted.push((key, what(&reviewed.shown)));
         false
     }

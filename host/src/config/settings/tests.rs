@@ -58,6 +58,44 @@ fn a_bad_hook_is_skipped_with_its_place_and_its_neighbours_load() {
     assert_eq!(parsed.entries[1].location, "hooks.BeforeTool[0].hooks[2]");
 }
 
+/// The place travels as data, not only in the message: a finding in a hook names
+/// its file, the event as written, group, hook and field; one of a group names no
+/// hook; one of the file none; and an entry carries its hook's place.
+#[test]
+fn every_finding_carries_its_place() {
+    let parsed = parse(json!({"tools": {"enableHooks": "yes"}, "hooks": {
+        "PreToolUse": [
+            {"hooks": [{"type": "command", "command": "a", "timeout": "5s"}]},
+            {"matcher": 3, "hooks": []}
+        ],
+    }}));
+    let at = |d: &Diagnostic| d.at.as_ref().map(|at| (at.to_string(), at.file.clone()));
+    let places: Vec<_> = parsed.diagnostics.iter().map(at).collect();
+    let file = std::path::PathBuf::from("/cfg/settings.json");
+    assert!(places.contains(&None), "{:?}", parsed.diagnostics);
+    assert!(
+        places.contains(&Some((
+            "hooks.PreToolUse[0].hooks[0].timeout".into(),
+            file.clone()
+        ))),
+        "{places:?}"
+    );
+    assert!(
+        places.contains(&Some(("hooks.PreToolUse[1].matcher".into(), file))),
+        "{places:?}"
+    );
+    let timeout = parsed
+        .diagnostics
+        .iter()
+        .find_map(|d| d.at.clone().filter(|a| a.hook.is_some()));
+    let timeout = timeout.expect("a hook's finding");
+    assert_eq!(
+        (&*timeout.event, timeout.group, timeout.hook),
+        ("PreToolUse", 0, Some(0))
+    );
+    assert_eq!(timeout.field.as_deref(), Some("timeout"));
+}
+
 #[test]
 fn every_wrong_field_of_a_hook_is_reported_not_only_the_first() {
     let parsed = parse(json!({"hooks": {"BeforeTool": [{"hooks": [
