@@ -247,6 +247,7 @@ pub fn cache_dir() -> PathBuf {
 /// The pack's arguments for builtin `name` with the hook's `args`: one group,
 /// `NAME COUNT ARGS…` (several groups in a row run several builtins in one
 /// instance, `runner/wasm/together.rs`).
+#[cfg_attr(not(feature = "plugins"), allow(dead_code))]
 pub fn pack_args(name: &str, args: &[String]) -> Vec<String> {
     let mut out = Vec::with_capacity(args.len() + 2);
     out.push(name.to_owned());
