@@ -96,7 +96,8 @@ def layers(design):
     """The map's rows: (top-level modules of the row, modules they must not import)."""
     rows = []
     for line in open(design):
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        # Cells split on `|` not escaped (`a \| b` stays in its cell).
+        cells = [c.strip() for c in re.split(r"(?<!\\)\|", line.strip().strip("|"))]
         if len(cells) != 3 or not cells[0].startswith("`"):
             continue
         names = {n.rstrip("/") for n in re.findall(r"`([a-z_]+/?)`", cells[0])}

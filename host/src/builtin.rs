@@ -244,17 +244,6 @@ pub fn cache_dir() -> PathBuf {
     }
 }
 
-/// The pack's arguments for builtin `name` with the hook's `args`: one group,
-/// `NAME COUNT ARGS…` (several groups in a row run several builtins in one
-/// instance, `runner/wasm/together.rs`).
-pub fn pack_args(name: &str, args: &[String]) -> Vec<String> {
-    let mut out = Vec::with_capacity(args.len() + 2);
-    out.push(name.to_owned());
-    out.push(args.len().to_string());
-    out.extend(args.iter().cloned());
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -61,7 +61,6 @@ pub enum HookFailure {
     Load(LoadError),
     /// An http or prompt hook's request failed, or its answer is not one: the
     /// message names the URL and what came back.
-    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     #[error("{0}")]
     Request(String),
     /// The hook is not run: a type hookhost does not run, or a URL the user's

@@ -67,7 +67,6 @@ impl Visible {
     }
 
     /// The variable `name` of hookhost's environment, if visible.
-    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub fn var(self, name: &str) -> Option<OsString> {
         self.shows(OsStr::new(name))
             .then(|| std::env::var_os(name))

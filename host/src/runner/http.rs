@@ -18,13 +18,13 @@
 use std::time::Duration;
 
 use super::hook_env::Visible;
-use super::{RawOutcome, RunContext};
+use super::web::{self, Header, Headers};
+use super::{Captured, HookFailure, RawOutcome, RunContext, Status};
 use crate::config::HttpConfig;
 use crate::env_names::TOKEN_ENV;
 
 /// POSTs `input` to the hook's URL; header values read the variables `visible`
 /// shows ([`super::hook_env`]).
-#[cfg(feature = "http")]
 pub async fn run(
     config: &HttpConfig,
     timeout: Duration,
@@ -32,10 +32,13 @@ pub async fn run(
     ctx: &RunContext,
     visible: Visible,
 ) -> RawOutcome {
-    use super::{Captured, HookFailure, Status, web};
-
+    if let Err(e) = web::available() {
+        return RawOutcome::failed(e.failure(timeout));
+    }
     let start = std::time::Instant::now();
-    let headers = match headers(config, |name| visible.var(name)) {
+    let headers = match headers(config, |name| visible.var(name))
+        .and_then(|list| Headers::new(list).map_err(HeaderError::from))
+    {
         Ok(headers) => headers,
         Err(problem) => {
             return RawOutcome::failed(HookFailure::Request(format!(
@@ -52,14 +55,13 @@ pub async fn run(
         ctx.output_cap,
     )
     .await;
-    let status = match &answer {
-        Ok(_) => Status::Exited(0),
-        Err(web::RequestError::Timeout) => Status::Failed(HookFailure::Timeout(timeout)),
-        Err(e) => Status::Failed(HookFailure::Request(e.to_string())),
+    let (status, stdout) = match answer {
+        Ok(body) => (Status::Exited(0), body),
+        Err(e) => (Status::Failed(e.failure(timeout)), Captured::default()),
     };
     RawOutcome {
         status,
-        stdout: answer.unwrap_or_default(),
+        stdout,
         stderr: Captured::default(),
         duration: start.elapsed(),
         queued: Duration::ZERO,
@@ -68,55 +70,34 @@ pub async fn run(
     }
 }
 
-/// Without the `http` feature the hook cannot run.
-#[cfg(not(feature = "http"))]
-pub async fn run(
-    _config: &HttpConfig,
-    _timeout: Duration,
-    _input: &[u8],
-    _ctx: &RunContext,
-    _visible: Visible,
-) -> RawOutcome {
-    RawOutcome::failed(super::HookFailure::NotRun(super::NO_HTTP.to_owned()))
-}
-
 /// The request headers: the hook's, with the variables it allows replaced.
-#[cfg(feature = "http")]
 fn headers(
     config: &HttpConfig,
     lookup: impl Fn(&str) -> Option<std::ffi::OsString>,
-) -> Result<reqwest::header::HeaderMap, HeaderError> {
-    use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
-
-    let mut headers = HeaderMap::with_capacity(config.headers.len());
-    for (name, value) in &config.headers {
-        let header =
-            HeaderName::from_bytes(name.as_bytes()).map_err(|_| HeaderError::Name(name.clone()))?;
-        let value = interpolate(value, &config.allowed_env_vars, &lookup).map_err(
-            |NotUtf8(variable)| HeaderError::NotUtf8 {
-                name: name.clone(),
-                variable,
-            },
-        )?;
-        let value = HeaderValue::from_str(&value).map_err(|_| HeaderError::Value(name.clone()))?;
-        headers.append(header, value);
-    }
-    Ok(headers)
+) -> Result<Vec<Header>, HeaderError> {
+    config
+        .headers
+        .iter()
+        .map(|(name, value)| {
+            let value = interpolate(value, &config.allowed_env_vars, &lookup).map_err(
+                |NotUtf8(variable)| HeaderError::NotUtf8 {
+                    name: name.clone(),
+                    variable,
+                },
+            )?;
+            Ok((name.clone(), value, false))
+        })
+        .collect()
 }
 
 /// Why a hook's headers cannot be sent; names the header, never its value.
-#[cfg(feature = "http")]
 #[derive(Debug, thiserror::Error)]
 enum HeaderError {
-    #[error("header {0:?}: not a valid header name")]
-    Name(String),
     #[error("header {name}: ${variable} is not valid UTF-8")]
     NotUtf8 { name: String, variable: String },
-    #[error(
-        "header {0}: its value (after replacing the allowedEnvVars) is not a valid header \
-         value: a CR, LF or other control character"
-    )]
-    Value(String),
+    /// A name or value the HTTP client refuses.
+    #[error(transparent)]
+    Refused(#[from] web::HeaderError),
 }
 
 /// An allowed variable whose value is not UTF-8 (its name).
@@ -126,7 +107,6 @@ struct NotUtf8(String);
 /// `value` with `$NAME` and `${NAME}` replaced by the variable's value (empty when
 /// unset) for each NAME in `allowed`; other references stay as written. `Err` names
 /// an allowed variable whose value is not UTF-8.
-#[cfg_attr(not(feature = "http"), allow(dead_code))]
 fn interpolate(
     value: &str,
     allowed: &[String],
@@ -220,25 +200,43 @@ mod tests {
         }
     }
 
-    #[cfg(feature = "http")]
     #[test]
-    fn a_value_that_would_split_the_request_fails_naming_the_header_not_the_value() {
+    fn only_listed_variables_reach_the_header_list() {
         let config = HttpConfig {
             url: "http://127.0.0.1:1/".to_owned(),
             headers: vec![("X-Evil".to_owned(), "$EVIL".to_owned())],
             allowed_env_vars: allowed(&["EVIL"]),
         };
-        let problem = headers(&config, env).unwrap_err().to_string();
-        assert!(problem.contains("header X-Evil"), "{problem}");
-        assert!(!problem.contains("Injected"), "{problem}");
+        let sent = headers(&config, env).unwrap();
+        assert_eq!(
+            sent,
+            [("X-Evil".to_owned(), "a\r\nX-Injected: 1".to_owned(), false)],
+            "the client, not this list, refuses a value that would split the request"
+        );
         let config = HttpConfig {
             allowed_env_vars: Vec::new(),
             ..config
         };
         let sent = headers(&config, env).unwrap();
         assert_eq!(
-            sent["x-evil"], "$EVIL",
+            sent[0].1, "$EVIL",
             "an unlisted variable is sent as written"
         );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_variable_that_is_not_utf8_fails_naming_the_header_and_the_variable() {
+        use std::os::unix::ffi::OsStringExt;
+
+        let config = HttpConfig {
+            url: "http://127.0.0.1:1/".to_owned(),
+            headers: vec![("X-Key".to_owned(), "$KEY".to_owned())],
+            allowed_env_vars: allowed(&["KEY"]),
+        };
+        let problem = headers(&config, |_| Some(OsString::from_vec(vec![0xff])))
+            .unwrap_err()
+            .to_string();
+        assert_eq!(problem, "header X-Key: $KEY is not valid UTF-8");
     }
 }

@@ -27,7 +27,6 @@ mod runnable;
 pub mod slots;
 #[cfg(feature = "plugins")]
 pub mod wasm;
-#[cfg(feature = "http")]
 mod web;
 
 use std::path::PathBuf;
@@ -49,10 +48,6 @@ pub use policy::apply_policy;
 pub use runnable::{RunnableHook, Runner};
 
 use crate::config::{HookModel, PROJECT_DIR_VARS};
-
-/// Why an `http` or `prompt` hook fails in a build without an HTTP client.
-#[cfg(not(feature = "http"))]
-const NO_HTTP: &str = "hookhost was built without http support (feature \"http\")";
 
 /// How a hook ended.
 #[derive(Debug, Clone, PartialEq)]
@@ -112,7 +107,6 @@ pub struct RunContext {
     pub command_env: Vec<(String, String)>,
     /// `tools.hookModel` of the user's settings: the endpoint prompt hooks ask
     /// (without it, the environment's).
-    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub hook_model: Option<HookModel>,
     /// `tools.scrubHookEnv`: command hooks get `hook_env::KEPT_ENV` of the
     /// environment, not all of it.

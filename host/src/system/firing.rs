@@ -94,7 +94,7 @@ impl HookSystem {
 
     /// Fires an agent's call: its input made canonical (what that says first in
     /// `warnings`), the hooks run, and the load report folded in
-    /// ([`LoadReport::fold`]: load failures first in `errors`, each cause once).
+    /// ([`super::LoadReport::fold`]: load failures first in `errors`, each cause once).
     /// Every door of the command line fires this way, and differs only in how it
     /// reads the call and writes the answer.
     pub async fn fire_call(

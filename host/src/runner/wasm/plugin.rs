@@ -151,7 +151,7 @@ impl Plugin {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| "plugin.wasm".to_owned());
         let args = match builtin {
-            Some(b) => crate::builtin::pack_args(b.name, &config.args),
+            Some(b) => pack_args(b.name, &config.args),
             None => config.args.clone(),
         };
         Ok(Plugin {
@@ -388,4 +388,15 @@ impl Plugin {
 fn fuel_used<T>(store: &Store<T>, fuel: u64) -> Option<u64> {
     let left = store.get_fuel().ok()?;
     Some(fuel.saturating_sub(left))
+}
+
+/// The pack's arguments for builtin `name` with the hook's `args`: one group,
+/// `NAME COUNT ARGS…` (several groups in a row run several builtins in one
+/// instance, [`super::together`]).
+pub fn pack_args(name: &str, args: &[String]) -> Vec<String> {
+    let mut out = Vec::with_capacity(args.len() + 2);
+    out.push(name.to_owned());
+    out.push(args.len().to_string());
+    out.extend(args.iter().cloned());
+    out
 }

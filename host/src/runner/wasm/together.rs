@@ -1,7 +1,7 @@
 //! Several builtin hooks of one call in one instance of the pack.
 //!
 //! Every builtin hook runs the pack ([`crate::builtin::PACK`]) with the arguments
-//! `NAME COUNT ARGS…` ([`crate::builtin::pack_args`]). Given several such groups, the pack reads
+//! `NAME COUNT ARGS…` ([`super::plugin::pack_args`]). Given several such groups, the pack reads
 //! the input once, runs each policy, and writes one JSON line per group,
 //! `{"exit":N,"stdout":"…","stderr":"…"}`: what that policy alone would have
 //! written and exited with. [`run_together`] starts one instance for hooks that

@@ -1,6 +1,6 @@
-//! The HTTP client of `http` and `prompt` hooks (feature `http`): one POST with a
-//! deadline, its 2xx body captured like a command's stdout, everything else a
-//! typed [`RequestError`] that names the URL and what came back.
+//! The `http` feature on: requests go out through `reqwest`. One POST with a
+//! deadline, its 2xx body captured like a command's stdout, everything else a typed
+//! [`RequestError`] that names the URL and what came back.
 //!
 //! One `reqwest` client serves the whole process (two: plain HTTP and HTTPS, see
 //! [`client`]); connections are kept and reused by `hookhost serve` and embedders
@@ -15,19 +15,59 @@
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use reqwest::header::{CONTENT_TYPE, HeaderMap, HeaderValue, LOCATION};
+use reqwest::header::{CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue, LOCATION};
 
-use super::capture::Captured;
+use super::Header;
+use crate::runner::{Captured, HookFailure};
 
 /// The longest a connection attempt may take, whatever the hook's `timeout`.
-pub(super) const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// How much of a refused request's body is read for the message.
 const ERROR_BODY_BYTES: usize = 4096;
 
+/// A runner's headers, checked and ready to send.
+#[derive(Debug)]
+pub struct Headers(HeaderMap);
+
+impl Headers {
+    /// `list` as reqwest's headers, in order (a repeated name is sent repeatedly);
+    /// `Err` names the first header that cannot be sent, never its value.
+    pub fn new(list: Vec<Header>) -> Result<Headers, HeaderError> {
+        let mut headers = HeaderMap::with_capacity(list.len());
+        for (name, value, sensitive) in list {
+            let header = HeaderName::from_bytes(name.as_bytes())
+                .map_err(|_| HeaderError::Name(name.clone()))?;
+            let mut value = HeaderValue::from_str(&value).map_err(|_| HeaderError::Value(name))?;
+            value.set_sensitive(sensitive);
+            headers.append(header, value);
+        }
+        Ok(Headers(headers))
+    }
+}
+
+/// Why a header cannot be sent; names the header, never its value (which may hold
+/// a secret). The words are an `http` hook's, whose values may have had variables
+/// replaced; a `prompt` hook says instead which variable held its key.
+#[derive(Debug, thiserror::Error)]
+pub enum HeaderError {
+    #[error("header {0:?}: not a valid header name")]
+    Name(String),
+    #[error(
+        "header {0}: its value (after replacing the allowedEnvVars) is not a valid header \
+         value: a CR, LF or other control character"
+    )]
+    Value(String),
+}
+
+/// Whether requests can be sent at all: in this build, always.
+pub fn available() -> Result<(), RequestError> {
+    Ok(())
+}
+
 /// Why a POST gave no answer.
 #[derive(Debug, thiserror::Error)]
-pub(super) enum RequestError {
+pub enum RequestError {
     /// The process's HTTP client could not be built (its TLS set-up failed).
     #[error("cannot set up the HTTP client: {0}")]
     Client(String),
@@ -71,6 +111,16 @@ pub(super) enum RequestError {
     /// The hook's `timeout` passed first.
     #[error("timed out")]
     Timeout,
+}
+
+impl RequestError {
+    /// The failure of a hook whose request got no answer within `timeout`.
+    pub fn failure(self, timeout: Duration) -> HookFailure {
+        match self {
+            RequestError::Timeout => HookFailure::Timeout(timeout),
+            e => HookFailure::Request(e.to_string()),
+        }
+    }
 }
 
 fn detail(body: &str) -> String {
@@ -120,9 +170,9 @@ fn client(url: &str) -> Result<&'static reqwest::Client, RequestError> {
 
 /// POSTs `body` (JSON) to `url` with `headers`; the body of a 2xx answer, kept up
 /// to `cap` bytes (the rest is read and counted, as a command's stdout is).
-pub(super) async fn post(
+pub async fn post(
     url: &str,
-    mut headers: HeaderMap,
+    Headers(mut headers): Headers,
     body: Vec<u8>,
     timeout: Duration,
     cap: usize,
@@ -222,4 +272,41 @@ fn innermost(e: &reqwest::Error) -> String {
         at = inner;
     }
     at.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn header(name: &str, value: &str, sensitive: bool) -> Header {
+        (name.to_owned(), value.to_owned(), sensitive)
+    }
+
+    #[test]
+    fn a_value_that_would_split_the_request_fails_naming_the_header_not_the_value() {
+        let problem = Headers::new(vec![header("X-Evil", "a\r\nX-Injected: 1", false)])
+            .unwrap_err()
+            .to_string();
+        assert!(problem.contains("header X-Evil"), "{problem}");
+        assert!(problem.contains("not a valid header value"), "{problem}");
+        assert!(!problem.contains("Injected"), "{problem}");
+        let problem = Headers::new(vec![header("X Evil", "v", false)])
+            .unwrap_err()
+            .to_string();
+        assert_eq!(problem, "header \"X Evil\": not a valid header name");
+    }
+
+    #[test]
+    fn headers_keep_their_order_repeats_and_secrecy() {
+        let Headers(sent) = Headers::new(vec![
+            header("X-A", "1", false),
+            header("x-a", "2", false),
+            header("x-api-key", "k", true),
+        ])
+        .unwrap();
+        let a: Vec<_> = sent.get_all("x-a").iter().collect();
+        assert_eq!(a, ["1", "2"]);
+        assert!(sent["x-api-key"].is_sensitive());
+        assert!(!sent["x-a"].is_sensitive());
+    }
 }

@@ -1,30 +1,12 @@
-//! `prompt` hooks: an LLM judges the call. The hook's `prompt`, with `$ARGUMENTS`
-//! replaced by the input JSON (appended when the prompt does not say where), is
-//! sent as one completion request; the model is told to answer only `{"ok": true}`
-//! or `{"ok": false, "reason": "…"}` (a ```json fence around it is forgiven).
-//! `ok: true` allows without an answer, `ok: false` blocks with the reason, and
-//! anything else — prose, other JSON, an API error, no endpoint — is a failed hook
-//! naming what came back, so its `failurePolicy` decides.
-//!
-//! The endpoint is the user's choice, never a repository's: `tools.hookModel` of
-//! the user's own settings ([`crate::config::HookModel`]), else
-//! `ANTHROPIC_BASE_URL` / `ANTHROPIC_API_KEY`, else `OPENAI_BASE_URL` /
-//! `OPENAI_API_KEY` from the environment. The model: the hook's `model`, else
-//! `tools.hookModel.model`, else [`DEFAULT_ANTHROPIC_MODEL`] or
-//! [`DEFAULT_OPENAI_MODEL`] — each provider's small fast model, since a hook's
-//! verdict sits in the path of every matching call (Claude Code runs its prompt
-//! hooks on a small fast model too).
+//! Where a prompt hook's request goes and in what form: the endpoint and model
+//! (from `tools.hookModel` or the environment), the provider's request body and
+//! headers, and the verdict read from its answer.
 
 use std::ffi::OsString;
-use std::time::Duration;
 
-use super::{RawOutcome, RunContext};
+use super::{DEFAULT_ANTHROPIC_MODEL, DEFAULT_OPENAI_MODEL};
 use crate::config::{HookModel, ModelProvider, PromptConfig};
-
-/// The model of a prompt hook on an Anthropic endpoint that names none.
-pub const DEFAULT_ANTHROPIC_MODEL: &str = "claude-haiku-4-5";
-/// The model of a prompt hook on an OpenAI endpoint that names none.
-pub const DEFAULT_OPENAI_MODEL: &str = "gpt-4o-mini";
+use crate::runner::web::{Header, Headers};
 
 /// What the model is told, as the system prompt: the one answer hookhost reads.
 const SYSTEM_PROMPT: &str = "You are a policy check that an AI coding agent's hook host runs \
@@ -39,89 +21,9 @@ const MAX_TOKENS: u32 = 1024;
 /// How much of an unusable answer a message quotes.
 const QUOTE_CHARS: usize = 200;
 
-/// Asks the model.
-#[cfg(feature = "http")]
-pub async fn run(
-    config: &PromptConfig,
-    timeout: Duration,
-    input: &[u8],
-    ctx: &RunContext,
-) -> RawOutcome {
-    use super::{Captured, HookFailure, Status, web};
-
-    let start = std::time::Instant::now();
-    let endpoint = match Endpoint::resolve(ctx.hook_model.as_ref(), config, |n| std::env::var_os(n))
-    {
-        Ok(endpoint) => endpoint,
-        Err(problem) => return RawOutcome::failed(HookFailure::NotRun(problem.to_string())),
-    };
-    let request = endpoint.request(&prompt_text(&config.prompt, input));
-    let result = match endpoint.headers() {
-        Ok(headers) => web::post(&endpoint.url, headers, request, timeout, ctx.output_cap)
-            .await
-            .map_err(|e| match e {
-                web::RequestError::Timeout => HookFailure::Timeout(timeout),
-                e => HookFailure::Request(e.to_string()),
-            })
-            .and_then(|body| {
-                endpoint
-                    .verdict(&body.bytes)
-                    .map_err(|e| HookFailure::Request(e.to_string()))
-            }),
-        Err(problem) => Err(HookFailure::Request(problem.to_string())),
-    };
-    let (status, stderr) = match result {
-        Ok(Verdict::Ok) => (Status::Exited(0), Captured::default()),
-        // A block is reported as a command's exit 2 with the reason on stderr: the
-        // one form `interpret` turns into a block with that reason in every event
-        // and dialect, untouched by a dialect's reading of exit-0 JSON (where a
-        // `decision` means different things per event, or nothing).
-        Ok(Verdict::Block(reason)) => {
-            let mut stderr = Captured::default();
-            stderr.push(reason.as_bytes(), reason.len());
-            (Status::Exited(2), stderr)
-        }
-        Err(failure) => (Status::Failed(failure), Captured::default()),
-    };
-    RawOutcome {
-        status,
-        stdout: Captured::default(),
-        stderr,
-        duration: start.elapsed(),
-        queued: Duration::ZERO,
-        fuel_used: None,
-        logs: Default::default(),
-    }
-}
-
-/// Without the `http` feature the hook cannot run.
-#[cfg(not(feature = "http"))]
-pub async fn run(
-    _config: &PromptConfig,
-    _timeout: Duration,
-    _input: &[u8],
-    _ctx: &RunContext,
-) -> RawOutcome {
-    RawOutcome::failed(super::HookFailure::NotRun(super::NO_HTTP.to_owned()))
-}
-
-/// The user message: the prompt with `$ARGUMENTS` replaced by the input JSON, or
-/// followed by it when the prompt does not place it (a verdict without the call
-/// it judges would be a guess).
-#[cfg_attr(not(feature = "http"), allow(dead_code))]
-fn prompt_text(prompt: &str, input: &[u8]) -> String {
-    let input = String::from_utf8_lossy(input);
-    if prompt.contains("$ARGUMENTS") {
-        prompt.replace("$ARGUMENTS", &input)
-    } else {
-        format!("{prompt}\n\n{input}")
-    }
-}
-
 /// The model's verdict.
 #[derive(Debug, PartialEq, Eq)]
-#[cfg_attr(not(feature = "http"), allow(dead_code))]
-enum Verdict {
+pub(super) enum Verdict {
     /// `{"ok": true}`.
     Ok,
     /// `{"ok": false, "reason": …}`.
@@ -130,11 +32,10 @@ enum Verdict {
 
 /// Where a prompt hook's request goes, and as whom.
 #[derive(Debug)]
-#[cfg_attr(not(feature = "http"), allow(dead_code))]
-struct Endpoint {
+pub(super) struct Endpoint {
     provider: ModelProvider,
     /// The completion URL (`…/v1/messages`, `…/v1/chat/completions`).
-    url: String,
+    pub(super) url: String,
     model: String,
     /// The API key, when there is one (a local server may need none).
     key: Option<String>,
@@ -142,10 +43,9 @@ struct Endpoint {
     key_env: String,
 }
 
-#[cfg_attr(not(feature = "http"), allow(dead_code))]
 impl Endpoint {
     /// The endpoint of `hook`: `tools.hookModel`, else the environment.
-    fn resolve(
+    pub(super) fn resolve(
         settings: Option<&HookModel>,
         hook: &PromptConfig,
         lookup: impl Fn(&str) -> Option<OsString>,
@@ -200,7 +100,7 @@ impl Endpoint {
     }
 
     /// The request body.
-    fn request(&self, prompt: &str) -> Vec<u8> {
+    pub(super) fn request(&self, prompt: &str) -> Vec<u8> {
         let body = match self.provider {
             ModelProvider::Anthropic => serde_json::json!({
                 "model": self.model,
@@ -221,32 +121,28 @@ impl Endpoint {
 
     /// The headers: the key (marked sensitive, so it never appears in a debug
     /// print of the request) and the API version.
-    #[cfg(feature = "http")]
-    fn headers(&self) -> Result<reqwest::header::HeaderMap, PromptError> {
-        use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderValue};
-
-        let mut headers = HeaderMap::new();
+    pub(super) fn headers(&self) -> Result<Headers, PromptError> {
+        let mut list: Vec<Header> = Vec::with_capacity(2);
         if let Some(key) = &self.key {
-            let value = match self.provider {
-                ModelProvider::Anthropic => key.trim().to_owned(),
-                ModelProvider::OpenAi => format!("Bearer {}", key.trim()),
+            let (name, value) = match self.provider {
+                ModelProvider::Anthropic => ("x-api-key", key.trim().to_owned()),
+                ModelProvider::OpenAi => ("authorization", format!("Bearer {}", key.trim())),
             };
-            let mut value = HeaderValue::from_str(&value)
-                .map_err(|_| PromptError::KeyNotHeader(self.key_env.clone()))?;
-            value.set_sensitive(true);
-            match self.provider {
-                ModelProvider::Anthropic => headers.insert("x-api-key", value),
-                ModelProvider::OpenAi => headers.insert(AUTHORIZATION, value),
-            };
+            list.push((name.to_owned(), value, true));
         }
         if self.provider == ModelProvider::Anthropic {
-            headers.insert("anthropic-version", HeaderValue::from_static("2023-06-01"));
+            list.push((
+                "anthropic-version".to_owned(),
+                "2023-06-01".to_owned(),
+                false,
+            ));
         }
-        Ok(headers)
+        // The names are constants; only the key's value can be refused.
+        Headers::new(list).map_err(|_| PromptError::KeyNotHeader(self.key_env.clone()))
     }
 
     /// The verdict in a 2xx answer's body; `Err` says what came back instead.
-    fn verdict(&self, body: &[u8]) -> Result<Verdict, PromptError> {
+    pub(super) fn verdict(&self, body: &[u8]) -> Result<Verdict, PromptError> {
         let who = format!("model {} at {}", self.model, self.url);
         let quote = |text: &str| crate::text::clip(text.trim(), QUOTE_CHARS).into_owned();
         let json: serde_json::Value =
@@ -288,8 +184,7 @@ impl Endpoint {
 /// Why a prompt hook has no verdict; the message names the setting or the model
 /// and quotes (clipped) what came back.
 #[derive(Debug, thiserror::Error)]
-#[cfg_attr(not(feature = "http"), allow(dead_code))]
-enum PromptError {
+pub(super) enum PromptError {
     #[error("tools.hookModel.apiKeyEnv names ${0}, which is not set")]
     KeyEnvUnset(String),
     #[error(
@@ -317,7 +212,6 @@ enum PromptError {
 
 /// `{"ok": true}` or `{"ok": false, "reason": …}` in the model's text, possibly in
 /// a Markdown code fence; `None` for anything else.
-#[cfg_attr(not(feature = "http"), allow(dead_code))]
 fn verdict(text: &str) -> Option<Verdict> {
     let mut text = text.trim();
     if let Some(fenced) = text.strip_prefix("```") {
@@ -345,7 +239,6 @@ fn verdict(text: &str) -> Option<Verdict> {
 
 /// `base` + `/v1/` + `path`, without doubling a `/v1` the base already ends in
 /// (`OPENAI_BASE_URL` usually does, `ANTHROPIC_BASE_URL` usually does not).
-#[cfg_attr(not(feature = "http"), allow(dead_code))]
 fn api_url(base: &str, path: &str) -> String {
     let base = base.trim().trim_end_matches('/');
     if base.ends_with("/v1") {
@@ -356,7 +249,6 @@ fn api_url(base: &str, path: &str) -> String {
 }
 
 /// What a provider's endpoint is where settings do not say.
-#[cfg_attr(not(feature = "http"), allow(dead_code))]
 struct Defaults {
     /// The public API's base URL.
     base: &'static str,
@@ -370,7 +262,6 @@ struct Defaults {
     path: &'static str,
 }
 
-#[cfg_attr(not(feature = "http"), allow(dead_code))]
 fn defaults(provider: ModelProvider) -> Defaults {
     match provider {
         ModelProvider::Anthropic => Defaults {
@@ -501,13 +392,34 @@ mod tests {
     }
 
     #[test]
-    fn arguments_are_replaced_or_appended() {
-        assert_eq!(
-            prompt_text("check $ARGUMENTS now", b"{\"a\":1}"),
-            "check {\"a\":1} now"
-        );
-        assert_eq!(prompt_text("check", b"{}"), "check\n\n{}");
+    fn a_base_url_gets_one_v1() {
         assert_eq!(api_url("http://x", "messages"), "http://x/v1/messages");
         assert_eq!(api_url("http://x/v1/", "messages"), "http://x/v1/messages");
+    }
+
+    #[test]
+    fn a_key_that_is_not_a_header_value_is_named_by_its_variable_only() {
+        let settings = HookModel {
+            provider: ModelProvider::Anthropic,
+            base_url: None,
+            model: None,
+            api_key_env: Some("MY_KEY".to_owned()),
+        };
+        let e = Endpoint::resolve(
+            Some(&settings),
+            &hook(None),
+            env(&[("MY_KEY", "k\nX-Injected: 1")]),
+        )
+        .unwrap();
+        match e.headers() {
+            Err(problem) => assert_eq!(
+                problem.to_string(),
+                "the API key in $MY_KEY is not a valid header value"
+            ),
+            Ok(_) => assert!(
+                crate::runner::web::available().is_err(),
+                "only a build that sends nothing takes it"
+            ),
+        }
     }
 }
