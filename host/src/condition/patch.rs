@@ -8,8 +8,7 @@
 
 use serde_json::{Map, Value};
 
-/// Codex's patch tool, by its name in either dialect (the names are the same).
-pub(crate) const APPLY_PATCH: &str = "apply_patch";
+pub(crate) use crate::dialect::APPLY_PATCH;
 
 /// The files a patch call touches, as written in its headers.
 pub(super) fn patch_files(input: &Map<String, Value>) -> Vec<&str> {

@@ -24,6 +24,7 @@ pub use agent::{Agent, PRE_SKILL_SHELL};
 pub use answer::{Reply, reply, reply_json};
 pub use call::{AgentCall, CallSource, InputError, detect_event};
 pub use head::{InputHead, input_head};
+pub(crate) use names::APPLY_PATCH;
 pub use names::{CLAUDE_EVENTS, TOOL_NAMES};
 pub use spill::{CLAUDE_OUTPUT_CAP, spill_long_texts};
 

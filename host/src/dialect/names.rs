@@ -8,6 +8,10 @@ use crate::event::HookEvent;
 
 pub use crate::event::CLAUDE_EVENTS;
 
+/// Codex's patch tool, by its name in either dialect (the names are the same): an
+/// `Edit`/`Write` rule and matcher cover it.
+pub(crate) const APPLY_PATCH: &str = "apply_patch";
+
 /// LLxprt/Gemini tool names and their Claude Code counterparts: every built-in tool
 /// of Claude Code's tools reference. Claude tools without an LLxprt counterpart get a
 /// snake_case name in the LLxprt dialect, chosen so that the usual LLxprt matchers

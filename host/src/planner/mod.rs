@@ -14,7 +14,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::condition::APPLY_PATCH;
+use crate::dialect::APPLY_PATCH;
 use crate::dialect::Dialect;
 
 mod matcher;
