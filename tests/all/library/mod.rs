@@ -7,12 +7,14 @@
 //!   output cap, sticky blocks; diagnostics and the hook listing;
 //! * `concurrency` — one system fired concurrently, one `.wasm` shared by many hooks,
 //!   polling, overlapping and cancelled parallel fires;
-//! * `functions` — function hooks on the builder and for the session.
+//! * `functions` — function hooks on the builder and for the session;
+//! * `report` — the load report, `fire_call`, and event names detected as agents send them.
 
 mod api;
 mod builder;
 mod concurrency;
 mod functions;
+mod report;
 
 use std::path::PathBuf;
 
