@@ -13,9 +13,9 @@ use std::time::Duration;
 
 use hookhost::HookEvent;
 use hookhost::internals::{
-    CommandConfig, FailurePolicy, HookEntry, HookKind, HookSpec, SettingsSource, Shell, SourceKind,
-    parse_settings,
+    CommandConfig, FailurePolicy, HookEntry, HookKind, HookSpec, Shell, parse_settings,
 };
+use hookhost::{SettingsSource, SourceKind};
 use hookhost::dialect::Dialect;
 use hookhost::internals::Strategy;
 use hookhost::{Decision, HookOutput};
@@ -168,7 +168,7 @@ pub fn hook_output(data: &[u8]) {
     }
 }
 
-fn failed(hook: &RunnableHook, result: &hookhost::internals::HookExecutionResult, policy: FailurePolicy) {
+fn failed(hook: &RunnableHook, result: &hookhost::HookExecutionResult, policy: FailurePolicy) {
     let error = result.error.as_deref().unwrap_or_default();
     assert!(
         error.starts_with(&hook.describe()),

@@ -11,9 +11,6 @@ pub use crate::config::{
 };
 #[cfg(feature = "plugins")]
 pub use crate::config::{DEFAULT_FUEL, DEFAULT_MEMORY_LIMIT};
-pub use crate::config::{SettingsSource, SourceKind};
-pub use crate::plugins::EngineOptions;
-pub use crate::result::HookExecutionResult;
 #[cfg(feature = "plugins")]
 pub use crate::runner::wasm::{
     CacheStatus, Plugin, WasmEngine,

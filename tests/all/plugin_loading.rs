@@ -8,8 +8,9 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use hookhost::EngineOptions;
+use hookhost::internals::CacheStatus;
 use hookhost::internals::Runner;
-use hookhost::internals::{CacheStatus, EngineOptions};
 use hookhost::{HookEvent, HookSystem};
 use hookhost_tests as guests;
 use serde_json::{Value, json};

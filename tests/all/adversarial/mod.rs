@@ -35,7 +35,8 @@ mod process;
 use std::path::Path;
 use std::time::Duration;
 
-use hookhost::internals::{EngineOptions, WasmEngine};
+use hookhost::EngineOptions;
+use hookhost::internals::WasmEngine;
 use hookhost::{HookEvent, HookSystem};
 use serde_json::{Map, Value, json};
 

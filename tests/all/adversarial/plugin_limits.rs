@@ -5,9 +5,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use hookhost::EngineOptions;
 use hookhost::HookEvent;
+use hookhost::internals::WasmEngine;
 use hookhost::internals::{DEFAULT_FUEL, DEFAULT_MEMORY_LIMIT, PluginConfig};
-use hookhost::internals::{EngineOptions, WasmEngine};
 use hookhost::internals::{HookFailure, RawOutcome, RunContext, Status};
 use hookhost_tests as guests;
 use serde_json::json;

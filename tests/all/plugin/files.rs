@@ -97,8 +97,9 @@ fn relative_plugin_paths_resolve_against_the_project() {
 /// artifact is detected and replaced.
 #[tokio::test]
 async fn compile_cache_hit_miss_and_corrupt() {
+    use hookhost::EngineOptions;
+    use hookhost::internals::CacheStatus;
     use hookhost::internals::Runner;
-    use hookhost::internals::{CacheStatus, EngineOptions};
     use hookhost::{HookEvent, HookSystem};
 
     let p = Project::new();
