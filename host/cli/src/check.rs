@@ -18,10 +18,7 @@ pub fn run(settings: &SettingsArgs) -> Outcome {
     }
     // Declared hooks that will not run (the settings switch them off) are the most
     // dangerous silent state: they fail the check too.
-    let switched_off = report
-        .check_failures()
-        .filter(|d| !report.diagnostics().contains(d));
-    for d in switched_off {
+    for d in report.switched_off_unlisted() {
         eprintln!("{}", terminal_safe(&d.to_string()));
     }
     let errors = report.check_failures().count();

@@ -11,6 +11,7 @@ pub const PRE_SKILL_SHELL: &str = "PreSkillShellCommand";
 
 /// Who sent a call, where it changes the answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum Agent {
     /// Any agent that reads its dialect's answer as written.
     #[default]

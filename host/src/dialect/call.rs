@@ -284,3 +284,75 @@ impl AgentCall {
         super::reply_json(self.event, self.dialect, &self.name, result, fail_closed)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn parse(input: &str) -> Result<(AgentCall, Map<String, Value>), InputError> {
+        AgentCall::parse(input.as_bytes(), CallSource::Stdin)
+    }
+
+    #[test]
+    fn unreadable_inputs_get_stable_codes_naming_where_they_came_from() {
+        let code = |input: &str| parse(input).err().map(|e| e.code);
+        assert_eq!(code("  \n"), Some("INVALID_REQUEST"));
+        assert_eq!(code("[1]"), Some("INVALID_REQUEST"));
+        assert_eq!(code("{not json"), Some("INVALID_JSON"));
+        assert_eq!(code(r#"{"tool_name": "x"}"#), Some("INVALID_REQUEST"));
+        let body = AgentCall::parse(b"", CallSource::Body)
+            .err()
+            .map(|e| e.message);
+        assert!(body.is_some_and(|m| m.starts_with("the request body is empty")));
+    }
+
+    #[test]
+    fn permission_mode_settles_a_name_both_dialects_share() {
+        let of = |input: Value| {
+            let (call, _) = parse(&input.to_string()).expect("a call");
+            (call.event(), call.dialect(), call.agent())
+        };
+        let claude = json!({"hook_event_name": "SessionStart", "permission_mode": "default"});
+        assert_eq!(
+            of(claude),
+            (HookEvent::SessionStart, Dialect::Claude, Agent::Any)
+        );
+        let gemini = json!({"hook_event_name": "SessionStart"});
+        assert_eq!(
+            of(gemini),
+            (HookEvent::SessionStart, Dialect::Llxprt, Agent::Any)
+        );
+        let codex = json!({"hook_event_name": "PreToolUse", "turn_id": "t"});
+        assert_eq!(
+            of(codex),
+            (HookEvent::BeforeTool, Dialect::Claude, Agent::Codex)
+        );
+        let copilot = json!({"toolName": "bash", "toolArgs": {"command": "ls"}});
+        assert_eq!(
+            of(copilot),
+            (HookEvent::BeforeTool, Dialect::Claude, Agent::Copilot)
+        );
+        let unknown = json!({"hook_event_name": "Nope"});
+        assert_eq!(of(unknown), (HookEvent::Other, Dialect::Llxprt, Agent::Any));
+    }
+
+    #[test]
+    fn a_call_named_by_the_caller_corrects_an_input_naming_another_event() {
+        let call = AgentCall::fired(HookEvent::BeforeTool, Dialect::Llxprt);
+        let mut input = json!({"hook_event_name": "AfterTool", "tool_name": "t"})
+            .as_object()
+            .cloned()
+            .unwrap_or_default();
+        let notes = call.prepare(&mut input);
+        assert_eq!(input["hook_event_name"], "BeforeTool");
+        assert!(
+            notes[0].contains("\"AfterTool\" but BeforeTool was fired"),
+            "{notes:?}"
+        );
+        // Read from the agent's own input, the name is the agent's: nothing to correct.
+        let (read, mut input) = parse(r#"{"hook_event_name": "BeforeTool"}"#).expect("a call");
+        assert!(read.prepare(&mut input).is_empty());
+    }
+}

@@ -40,8 +40,17 @@ impl LoadReport {
     /// What `hookhost check` fails on: the [`LoadReport::failures`], and the files
     /// whose hooks the settings switch off even when the caller turned hooks on.
     pub fn check_failures(&self) -> impl Iterator<Item = &Diagnostic> {
-        let switched_off = (!self.switched_off_listed).then_some(&self.switched_off);
-        self.failures().chain(switched_off.into_iter().flatten())
+        self.failures().chain(self.switched_off_unlisted())
+    }
+
+    /// The files whose hooks the settings switch off when they are not among the
+    /// diagnostics (the caller turned hooks on): what `check` prints after them.
+    pub fn switched_off_unlisted(&self) -> &[Diagnostic] {
+        if self.switched_off_listed {
+            &[]
+        } else {
+            &self.switched_off
+        }
     }
 
     /// When the settings switch hooks off: an error per file whose declared hooks
