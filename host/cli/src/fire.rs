@@ -6,7 +6,7 @@ use std::io::{Read, Write};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use hookhost::dialect::{AgentCall, Dialect};
+use hookhost::dialect::{AgentCall, CallSource, Dialect};
 use hookhost::{AggregatedHookResult, HookEvent, HookSystem, terminal_safe};
 use serde_json::{Map, Value};
 
@@ -47,13 +47,8 @@ fn read_input() -> anyhow::Result<(Vec<u8>, Map<String, Value>)> {
     std::io::stdin()
         .read_to_end(&mut bytes)
         .context("cannot read the event from stdin")?;
-    if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Ok((bytes, Map::new()));
-    }
-    match hookhost::input::json::parse(&bytes).context("stdin is not valid JSON")? {
-        Value::Object(map) => Ok((bytes, map)),
-        _ => anyhow::bail!("stdin must be one JSON object with the event's fields"),
-    }
+    let input = AgentCall::fired_input(&bytes, CallSource::Stdin)?;
+    Ok((bytes, input))
 }
 
 fn fire(

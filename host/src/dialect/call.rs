@@ -91,6 +91,24 @@ pub fn detect_event(name: &str, claude: bool) -> (HookEvent, Dialect) {
     }
 }
 
+/// `bytes` as one JSON object, read as JavaScript wrote it ([`crate::input::json`]).
+fn object(bytes: &[u8], from: CallSource) -> Result<Map<String, Value>, InputError> {
+    match crate::input::json::parse(bytes) {
+        Ok(Value::Object(input)) => Ok(input),
+        Ok(_) => Err(InputError::new(
+            "INVALID_REQUEST",
+            format!(
+                "{} must be one JSON object with the event's fields",
+                from.name()
+            ),
+        )),
+        Err(e) => Err(InputError::new(
+            "INVALID_JSON",
+            format!("{} is not valid JSON: {e}", from.name()),
+        )),
+    }
+}
+
 impl AgentCall {
     /// Reads an agent's hook input (one JSON object with `hook_event_name`, or
     /// Copilot CLI's own format, read as Claude's), as JavaScript wrote it
@@ -110,20 +128,7 @@ impl AgentCall {
                 ),
             ));
         }
-        let input = match crate::input::json::parse(bytes) {
-            Ok(Value::Object(input)) => input,
-            Ok(_) => {
-                let what = format!(
-                    "{} must be one JSON object with the event's fields",
-                    from.name()
-                );
-                return Err(InputError::new("INVALID_REQUEST", what));
-            }
-            Err(e) => {
-                let what = format!("{} is not valid JSON: {e}", from.name());
-                return Err(InputError::new("INVALID_JSON", what));
-            }
-        };
+        let input = object(bytes, from)?;
         let agent = Agent::of(&input);
         if agent == Agent::Copilot {
             let claude = copilot::to_claude(&input);
@@ -150,6 +155,16 @@ impl AgentCall {
         };
         let call = AgentCall::of_name(name, &input).from(agent);
         Ok((call, input))
+    }
+
+    /// The input of a call the caller names (`hookhost fire EVENT`'s stdin, the body
+    /// of `POST /fire/EVENT`): one JSON object with the event's fields, or nothing
+    /// at all (`{}`).
+    pub fn fired_input(bytes: &[u8], from: CallSource) -> Result<Map<String, Value>, InputError> {
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return Ok(Map::new());
+        }
+        object(bytes, from)
     }
 
     /// The call an event `name` is, given its `input`: the rule

@@ -51,7 +51,6 @@ use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::{TokioIo, TokioTimer};
-use serde_json::{Map, Value};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Semaphore, watch};
 
@@ -371,9 +370,9 @@ async fn fire(system: &HookSystem, name: &str, body: &[u8]) -> Response<Full<Byt
             .unwrap_or_else(|| format!("unknown event {name:?}"));
         return reply::error(StatusCode::NOT_FOUND, "UNKNOWN_EVENT", message);
     };
-    let input = match parse_input(body) {
+    let input = match AgentCall::fired_input(body, CallSource::Body) {
         Ok(input) => input,
-        Err(response) => return *response,
+        Err(e) => return reply::error(StatusCode::BAD_REQUEST, e.code, e.message),
     };
     let call = AgentCall::fired(event, dialect);
     match caught(system.fire_call(&call, input)).await {
@@ -383,27 +382,6 @@ async fn fire(system: &HookSystem, name: &str, body: &[u8]) -> Response<Full<Byt
             "INTERNAL",
             format!("hookhost failed while firing this request: {what}"),
         ),
-    }
-}
-
-/// The body of `/fire/EVENT`: a JSON object, or nothing (`{}`, as `fire` reads an
-/// empty stdin).
-fn parse_input(body: &[u8]) -> Result<Map<String, Value>, Box<Response<Full<Bytes>>>> {
-    if body.iter().all(u8::is_ascii_whitespace) {
-        return Ok(Map::new());
-    }
-    match hookhost::input::json::parse(body) {
-        Ok(Value::Object(input)) => Ok(input),
-        Ok(_) => Err(Box::new(reply::error(
-            StatusCode::BAD_REQUEST,
-            "INVALID_REQUEST",
-            "the request body must be one JSON object with the event's fields",
-        ))),
-        Err(e) => Err(Box::new(reply::error(
-            StatusCode::BAD_REQUEST,
-            "INVALID_JSON",
-            format!("the request body is not valid JSON: {e}"),
-        ))),
     }
 }
 
