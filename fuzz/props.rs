@@ -66,7 +66,6 @@ fn command_hook(event: HookEvent, dialect: Dialect, policy: FailurePolicy) -> Ru
         matcher: Matcher::All,
         source,
         other_name: None,
-        location: "hooks.BeforeTool[0].hooks[0]".to_owned(),
         at: None,
         written: None,
     };
@@ -231,7 +230,7 @@ pub fn settings(data: &[u8]) {
         }
         for entry in &parsed.entries {
             assert!(Arc::ptr_eq(&entry.source, &source));
-            assert!(entry.location.starts_with("hooks."), "{}", entry.location);
+            assert!(entry.location().starts_with("hooks."), "{}", entry.location());
             assert!(!entry.spec.timeout.is_zero(), "a zero timeout loaded");
             if entry.event.matcher_field().is_none() {
                 assert!(entry.matcher.is_all(), "a matcher on {}", entry.event);

@@ -212,7 +212,7 @@ fn apply_disabled(
         let Some(by) = files.iter().find(|f| f.disabled.iter().any(names)) else {
             return true;
         };
-        let what = format!("{}: {}", entry.source, entry.location);
+        let what = format!("{}: {}", entry.source, entry.location());
         let name = &entry.spec.name;
         if !by.source.is_repository_scope() || entry.source.is_repository_scope() {
             diagnostics.push(

@@ -158,7 +158,7 @@ fn drop_hooks(
     let mut named: Vec<String> = dropped
         .iter()
         .take(MAX_NAMED)
-        .map(|e| format!("{} {} ({})", e.source, e.location, e.spec.name))
+        .map(|e| format!("{} {} ({})", e.source, e.location(), e.spec.name))
         .collect();
     if dropped.len() > MAX_NAMED {
         named.push(format!("and {} more", dropped.len() - MAX_NAMED));

@@ -183,7 +183,7 @@ fn listed(
                     .map(|_| entry.matcher.as_str().to_owned()),
                 timeout: entry.spec.timeout,
                 source: entry.source.label.clone(),
-                location: entry.location.clone(),
+                location: entry.location(),
                 standing,
                 matcher_warnings: entry
                     .dialect

@@ -85,7 +85,7 @@ pub fn load(
 /// A hook that cannot run, said as an error diagnostic naming where it is configured.
 fn failed(entry: &HookEntry, failure: HookFailure, diagnostics: &mut Vec<Diagnostic>) -> Runner {
     diagnostics.push(
-        Diagnostic::error(format!("{}: {}: {failure}", entry.source, entry.location))
+        Diagnostic::error(format!("{}: {}: {failure}", entry.source, entry.location()))
             .at(entry.at.clone()),
     );
     Runner::Broken(failure)

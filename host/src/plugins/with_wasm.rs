@@ -60,7 +60,7 @@ pub fn load(
                 diagnostics.push(warning(format!(
                     "{}: {}: {} imports {}, which hookhost denies (every call fails)",
                     entry.source,
-                    entry.location,
+                    entry.location(),
                     config.path.display(),
                     plugin.ungranted_imports().join(", ")
                 )));
@@ -70,7 +70,7 @@ pub fn load(
                     "{}: {}: {} is a preview-1 module: \"allowedHosts\" and \"state\" are \
                      WASI 0.2 interfaces it cannot use (build a component to use them)",
                     entry.source,
-                    entry.location,
+                    entry.location(),
                     config.path.display(),
                 )));
             }
@@ -79,7 +79,7 @@ pub fn load(
                     "{}: {}: {} imports {} but the hook does not grant it: every call \
                      fails (add {setting} to the hook to grant it)",
                     entry.source,
-                    entry.location,
+                    entry.location(),
                     config.path.display(),
                     imports.join(", "),
                 )));

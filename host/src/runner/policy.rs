@@ -59,7 +59,7 @@ pub fn apply_policy(hook: &RunnableHook, interpreted: Interpreted) -> HookExecut
         hook_name: spec.name.clone(),
         hook_type: spec.type_name(),
         source: entry.source.label.clone(),
-        location: entry.location.clone(),
+        location: entry.location(),
         at: entry.at.clone(),
         matcher: entry.matcher.as_str().to_owned(),
         monitor: spec.mode == HookMode::Monitor,

@@ -377,7 +377,9 @@ fn refused_url(entry: &HookEntry, url: &str, diagnostics: &mut Vec<Diagnostic>) 
     diagnostics.push(
         Diagnostic::error(format!(
             "{}: {}: http hook {:?}: {why}; the hook is not run (every fire reports it)",
-            entry.source, entry.location, entry.spec.name
+            entry.source,
+            entry.location(),
+            entry.spec.name
         ))
         .at(entry.at.clone()),
     );
@@ -406,7 +408,8 @@ fn missing_programs(entries: &[HookEntry], project_dir: &Path, diagnostics: &mut
                 Diagnostic::unenforced(format!(
                     "{}: {}: program {program:?} not found (not an executable file, nor on PATH); \
                  the hook fails open on every fire — install it, or give its full path",
-                    entry.source, entry.location
+                    entry.source,
+                    entry.location()
                 ))
                 .at(entry.at.clone()),
             );

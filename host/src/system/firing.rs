@@ -231,7 +231,7 @@ impl HookSystem {
                 hook_type: spec.type_name(),
                 mode: if rewake { "asyncRewake" } else { "async" },
                 status_message: spec.status_message.clone(),
-                source: format!("{} {}", hook.entry.source, hook.entry.location),
+                source: format!("{} {}", hook.entry.source, hook.entry.location()),
             };
             let launch = background::Launch {
                 event,

@@ -60,7 +60,6 @@ pub(crate) fn build(
             label: "function hooks".to_owned(),
             ..source
         }),
-        location: "function".to_owned(),
         at: None,
         other_name: None,
         written: None,

@@ -14,18 +14,16 @@ use serde_json::{Map, Value};
 
 use super::once;
 use crate::condition::Verdict;
+use crate::config::HookAt;
 use crate::output::Decision;
 use crate::planner::Plan;
 use crate::result::HookExecutionResult;
 use crate::runner::RunnableHook;
 
 /// A hook that runs although its `if` could not be decided: where it is
-/// configured (its execution's `source` and `location`).
+/// configured (its execution carries the same place).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Unsure {
-    source: String,
-    location: String,
-}
+pub(super) struct Unsure(Option<HookAt>);
 
 /// Drops from `plan` the hooks whose `if` rule does not match the call, then
 /// those with `once` that already ran in this session (claiming the others); the
@@ -55,10 +53,7 @@ pub(super) fn select(
             Verdict::Yes => true,
             Verdict::No => false,
             Verdict::Unsure => {
-                unsure.push(Unsure {
-                    source: hook.entry.source.label.clone(),
-                    location: hook.entry.location.clone(),
-                });
+                unsure.push(Unsure(hook.entry.at.clone()));
                 true
             }
         }
@@ -81,9 +76,8 @@ pub(super) fn withhold_allows(executions: &mut [HookExecutionResult], unsure: &[
         return;
     }
     for execution in executions {
-        let kept_unsure = unsure
-            .iter()
-            .any(|u| u.source == execution.source && u.location == execution.location);
+        // Only a settings file's hook has an `if`, so it has a place.
+        let kept_unsure = execution.at.is_some() && unsure.iter().any(|u| u.0 == execution.at);
         let Some(output) = execution.output.as_mut().filter(|_| kept_unsure) else {
             continue;
         };
@@ -116,7 +110,7 @@ fn once_key(hook: &RunnableHook) -> String {
         "{}\n{}\n{}\n{}",
         entry.source.path.display(),
         entry.event,
-        entry.location,
+        entry.location(),
         entry.spec.dedup_key()
     )
 }

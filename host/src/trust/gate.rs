@@ -55,7 +55,7 @@ impl TrustGate {
             format!(
                 "{}: {}: {} hook {:?}: {shown}",
                 entry.source,
-                entry.location,
+                entry.location(),
                 entry.spec.type_name(),
                 entry.spec.name
             )
@@ -69,7 +69,8 @@ impl TrustGate {
                 };
                 let problem = format!(
                     "{}: {}: plugin {path} cannot be reviewed ({e}); skipped",
-                    entry.source, entry.location,
+                    entry.source,
+                    entry.location(),
                 );
                 diagnostics.push(Diagnostic::warning(problem).at(entry.at.clone()));
                 return false;
@@ -83,7 +84,7 @@ impl TrustGate {
                         "{}: {}: {} hook {:?} runs approved with code that is not pinned: {}; \
                      hookhost cannot notice when it changes, so approve it again on every change",
                         entry.source,
-                        entry.location,
+                        entry.location(),
                         entry.spec.type_name(),
                         entry.spec.name,
                         key.unpinned.join(", ")
@@ -104,7 +105,7 @@ impl TrustGate {
                 "{}: {}: untrusted {} hook {:?} skipped ({}); review it, then run \
              `hookhost trust{flag} --project-dir {}` to approve it",
                 entry.source,
-                entry.location,
+                entry.location(),
                 entry.spec.type_name(),
                 entry.spec.name,
                 key.reason,

@@ -78,7 +78,7 @@ pub(crate) fn review(entry: &HookEntry, project_dir: &Path) -> Result<Reviewed, 
     let key = TrustKey {
         scope,
         document: canonical(&Value::Object(document)).to_string(),
-        at: format!("{}#{}", entry.source.path.display(), entry.location),
+        at: format!("{}#{}", entry.source.path.display(), entry.location()),
         unpinned,
         earlier,
         reason: String::new(),

@@ -113,9 +113,9 @@ async fn diagnostics_and_hook_listing() {
         .map(|h| h.entry.spec.name.as_str())
         .collect();
     assert_eq!(names, ["echo first", "echo second"]);
-    let locations: Vec<&str> = hooks
+    let locations: Vec<String> = hooks
         .hooks(HookEvent::BeforeTool)
-        .map(|h| h.entry.location.as_str())
+        .map(|h| h.entry.location())
         .collect();
     assert_eq!(
         locations,

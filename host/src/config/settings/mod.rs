@@ -64,17 +64,24 @@ pub struct HookEntry {
     pub spec: HookSpec,
     /// The file it came from.
     pub source: Arc<SettingsSource>,
-    /// Where in the file, e.g. `hooks.BeforeTool[0].hooks[1]` (`function` for an
-    /// embedder's function hook): [`HookEntry::at`] as the messages write it.
-    pub location: String,
     /// Where it is configured (`None` for an embedder's function hook): what its
-    /// diagnostics and results are about.
+    /// diagnostics and results are about ([`HookEntry::location`] in messages).
     pub at: Option<crate::config::HookAt>,
     /// For [`HookEvent::Other`]: the event name as written in the file.
     pub other_name: Option<Arc<str>>,
     /// The hook's object as written in its file, every key included (`None` for
     /// an embedder's functions): what an approval covers (`crate::trust`).
     pub written: Option<Arc<Value>>,
+}
+
+impl HookEntry {
+    /// Where in the file, as messages write it: `hooks.BeforeTool[0].hooks[1]`, or
+    /// `function` for an embedder's function hook.
+    pub fn location(&self) -> String {
+        self.at
+            .as_ref()
+            .map_or_else(|| "function".to_owned(), ToString::to_string)
+    }
 }
 
 /// What one settings file contributed.

@@ -55,7 +55,7 @@ fn a_bad_hook_is_skipped_with_its_place_and_its_neighbours_load() {
         .map(|i| command(&parsed, i))
         .collect();
     assert_eq!(commands, ["first", "third", "after"]);
-    assert_eq!(parsed.entries[1].location, "hooks.BeforeTool[0].hooks[2]");
+    assert_eq!(parsed.entries[1].location(), "hooks.BeforeTool[0].hooks[2]");
 }
 
 /// The place travels as data, not only in the message: a finding in a hook names

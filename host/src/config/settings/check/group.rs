@@ -90,7 +90,6 @@ fn hooks(
                 sequential: sequential.flatten().unwrap_or(false),
                 spec,
                 source: Arc::clone(report.source),
-                location,
                 at: Some(hook_at),
                 other_name: None,
                 written: Some(written),
