@@ -64,6 +64,23 @@ fn fire_errors(p: &Project) -> Vec<String> {
     errors
 }
 
+/// The same call as Gemini CLI sends it to a hook (`hook`'s stdin, `/hook`'s body).
+fn agent_input() -> Value {
+    json!({"hook_event_name": "BeforeTool", "session_id": "s",
+        "tool_name": "run_shell_command", "tool_input": {"command": "ls"}})
+}
+
+/// `hookhost hook` run as Gemini CLI runs it on [`agent_input`]: the run (exit 0
+/// asserted) and its answer.
+fn hook(p: &Project) -> (crate::common::Run, Value) {
+    let mut command = p.command();
+    command.arg("hook").env("GEMINI_PROJECT_DIR", p.dir());
+    let answer = run(command, agent_input().to_string().as_bytes());
+    assert_eq!(answer.code, 0, "{answer:#?}");
+    let out = serde_json::from_str(answer.stdout_text().trim()).unwrap_or_default();
+    (answer, out)
+}
+
 /// How `hook` and `/hook` show the failures of a fire (LLxprt/Gemini dialect, no
 /// other message): the errors in order, in `systemMessage`.
 fn as_system_message(errors: &[String]) -> String {
@@ -92,13 +109,7 @@ fn hook_folds_the_same_errors_as_fire() {
     let p = Project::new();
     broken(&p);
     let errors = fire_errors(&p);
-    let mut command = p.command();
-    command.arg("hook").env("GEMINI_PROJECT_DIR", p.dir());
-    let stdin = json!({"hook_event_name": "BeforeTool", "session_id": "s",
-        "tool_name": "run_shell_command", "tool_input": {"command": "ls"}});
-    let answer = run(command, stdin.to_string().as_bytes());
-    assert_eq!(answer.code, 0, "{answer:#?}");
-    let out: Value = serde_json::from_str(answer.stdout_text().trim()).unwrap_or_default();
+    let (answer, out) = hook(&p);
     assert_eq!(
         out["systemMessage"],
         as_system_message(&errors),
@@ -191,9 +202,7 @@ fn serve_http_hook_and_fire_fold_the_same_errors_as_fire() {
     let fired = server.post_ok("/fire/BeforeTool", &input().to_string());
     assert_eq!(fired.status, 200, "{fired:?}");
     assert_eq!(strings(&fired.body["errors"]), errors, "{fired:?}");
-    let body = json!({"hook_event_name": "BeforeTool", "session_id": "s",
-        "tool_name": "run_shell_command", "tool_input": {"command": "ls"}});
-    let hooked = server.post_ok("/hook", &body.to_string());
+    let hooked = server.post_ok("/hook", &agent_input().to_string());
     assert_eq!(hooked.status, 200, "{hooked:?}");
     assert_eq!(
         hooked.body["systemMessage"],
@@ -229,12 +238,7 @@ fn a_failure_quoting_a_load_error_is_not_taken_for_it() {
     assert!(errors[1].contains("exited with code 1"), "{errors:#?}");
     assert!(errors[1].contains(&cause), "{errors:#?}");
     // `hookhost hook` once searched run failures for a load error's words.
-    let mut command = p.command();
-    command.arg("hook").env("GEMINI_PROJECT_DIR", p.dir());
-    let stdin = json!({"hook_event_name": "BeforeTool", "session_id": "s",
-        "tool_name": "run_shell_command", "tool_input": {"command": "ls"}});
-    let answer = run(command, stdin.to_string().as_bytes());
-    let out: Value = serde_json::from_str(answer.stdout_text().trim()).unwrap_or_default();
+    let (answer, out) = hook(&p);
     assert_eq!(
         out["systemMessage"],
         as_system_message(&errors),
