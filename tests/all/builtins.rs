@@ -308,16 +308,8 @@ async fn every_builtin_decides_its_corpus_through_the_library() {
                 &format!("corpus-{i}.json"),
                 json!({"BeforeTool": [{"hooks": [hook]}]}),
             );
-            let system = HookSystem::builder()
-                .project_dir(project.clone().unwrap_or_else(|| p.dir().to_path_buf()))
-                .settings_files([settings])
-                .build();
-            assert!(
-                system.report().failures().next().is_none(),
-                "{:?}",
-                system.report().diagnostics()
-            );
-            systems.insert(key.clone(), system);
+            let dir = project.clone().unwrap_or_else(|| p.dir().to_path_buf());
+            systems.insert(key.clone(), loaded(dir, settings));
         }
         let cwd = match &project {
             Some(dir) => json!(dir),
@@ -418,4 +410,19 @@ fn builtins_answer_bad_input_within_their_limits() {
         json!({"tool_name": "run_shell_command", "tool_input": {"command": "git push --force"}, "cwd": p.dir()}),
     );
     assert_eq!(out.code, 2, "{:?} {}", out.out, out.stderr);
+}
+
+/// The system of `settings` for the project at `dir`, asserted to load without
+/// failures (a builtin that did not load would pass every case it should block).
+pub(crate) fn loaded(dir: std::path::PathBuf, settings: std::path::PathBuf) -> HookSystem {
+    let system = HookSystem::builder()
+        .project_dir(dir)
+        .settings_files([settings])
+        .build();
+    assert!(
+        system.report().failures().next().is_none(),
+        "{:?}",
+        system.report().diagnostics()
+    );
+    system
 }

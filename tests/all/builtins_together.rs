@@ -7,7 +7,7 @@
 use hookhost::{HookEvent, HookExecutionResult, HookSystem};
 use serde_json::{Value, json};
 
-use crate::builtins::{builtin, corpus};
+use crate::builtins::{builtin, corpus, loaded};
 use crate::common::{Project, claude_deny_reason};
 
 /// Every builtin's name, in `policy list` order.
@@ -18,16 +18,7 @@ fn names() -> Vec<&'static str> {
 /// A system with one `BeforeTool` group of `hooks`, loaded without errors.
 fn system(p: &Project, file: &str, hooks: Vec<Value>) -> HookSystem {
     let settings = p.extra_settings(file, json!({"BeforeTool": [{"hooks": hooks}]}));
-    let system = HookSystem::builder()
-        .project_dir(p.dir().to_path_buf())
-        .settings_files([settings])
-        .build();
-    assert!(
-        system.report().failures().next().is_none(),
-        "{:?}",
-        system.report().diagnostics()
-    );
-    system
+    loaded(p.dir().to_path_buf(), settings)
 }
 
 /// The places every corpus case assumes.
